@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "SubscriptionLedger",
+    products: [
+        .executable(name: "replay-tool", targets: ["replay-tool"]),
+        .library(name: "EventStore", targets: ["EventStore"]),
+        .library(name: "SubscriptionDomain", targets: ["SubscriptionDomain"]),
+        .library(name: "Projections", targets: ["Projections"]),
+    ],
+    targets: [
+        .target(name: "EventStore"),
+        .target(name: "SubscriptionDomain"),
+        .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain"]),
+        .executableTarget(name: "replay-tool", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),
+        .executableTarget(name: "ledger-bench", dependencies: ["EventStore", "SubscriptionDomain", "Projections"], path: "Benchmarks/ledger-bench"),
+        .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),
+        .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "SubscriptionDomain"]),
+        .testTarget(name: "ReplayToolTests", dependencies: ["replay-tool"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

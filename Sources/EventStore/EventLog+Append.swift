@@ -1,0 +1,110 @@
+extension EventLog {
+    /// Appends a batch atomically and durably: after a crash either all of it is in the log or
+    /// none of it. Returns once the bytes are fsynced. Ids already in the log are skipped and
+    /// reported as duplicates. A wrong expected version appends nothing.
+    @discardableResult
+    public func append(_ batch: [ProposedRecord], expecting: [String: ExpectedVersion] = [:]) throws -> AppendReceipt {
+        guard access == .write else { throw EventStoreError(.invalidArgument, "this handle is read-only", path: directory) }
+        for record in batch {
+            let size = LogFormat.bodyFixedSize + record.id.utf8.count + record.stream.utf8.count + record.payload.count
+            if size > options.maxRecordSize {
+                throw EventStoreError(.recordTooLarge, "record '\(record.id)' is \(size) bytes, over the limit of \(options.maxRecordSize)")
+            }
+            if record.id.isEmpty || record.id.utf8.count > Int(UInt16.max) || record.stream.isEmpty || record.stream.utf8.count > Int(UInt16.max) {
+                throw EventStoreError(.invalidArgument, "record id and stream must be 1 to 65535 bytes (id '\(record.id.prefix(40))')")
+            }
+        }
+        return try withWriterLock { () throws -> AppendReceipt in
+            try catchUp()
+            return try appendLocked(batch, expecting: expecting)
+        }
+    }
+
+    private func appendLocked(_ batch: [ProposedRecord], expecting: [String: ExpectedVersion]) throws -> AppendReceipt {
+        for (stream, expected) in expecting.sorted(by: { $0.key < $1.key }) {
+            let actual = version(of: stream)
+            let ok: Bool
+            switch expected {
+            case .any: ok = true
+            case .noStream: ok = actual == 0
+            case .exactly(let v): ok = actual == v
+            }
+            if !ok {
+                throw EventStoreError(.wrongExpectedVersion, "stream '\(stream)': expected \(expected), actual version \(actual)")
+            }
+        }
+        var receipt = AppendReceipt()
+        var batchIDs: [String: UInt64] = [:]
+        var toWrite: [(Int, ProposedRecord)] = []
+        for (index, record) in batch.enumerated() {
+            if let existing = try batchIDs[record.id] ?? position(ofID: record.id) {
+                receipt.duplicates.append(.init(index: index, id: record.id, existingPosition: existing))
+                continue
+            }
+            batchIDs[record.id] = head.position + UInt64(toWrite.count) + 1
+            toWrite.append((index, record))
+        }
+        guard !toWrite.isEmpty else { return receipt }
+
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(toWrite.reduce(0) { $0 + LogFormat.frameHeaderSize + LogFormat.bodyFixedSize + $1.1.id.utf8.count + $1.1.stream.utf8.count + $1.1.payload.count })
+        var position = head.position
+        var hash = head.hash
+        var versions: [String: UInt64] = [:]
+        var offsets: [Int] = []
+        let now = options.clock()
+        for (k, (index, record)) in toWrite.enumerated() {
+            position += 1
+            let version = (versions[record.stream] ?? self.version(of: record.stream)) + 1
+            versions[record.stream] = version
+            offsets.append(buffer.count)
+            hash = LogFormat.appendFrame(
+                to: &buffer, position: position, version: version, recorded: now,
+                flags: k == toWrite.count - 1 ? LogFormat.commitFlag : 0, previousHash: hash,
+                id: Array(record.id.utf8), stream: Array(record.stream.utf8), payload: record.payload)
+            receipt.appended.append(.init(index: index, id: record.id, position: position, version: version))
+        }
+
+        if segments.isEmpty || (segments[segments.count - 1].end > LogFormat.segmentHeaderSize
+            && segments[segments.count - 1].end + buffer.count > options.segmentSize) {
+            try startSegment(base: head.position + 1)
+        }
+        let s = segments.count - 1
+        let start = segments[s].end
+        let file = try PlatformFile(path: segments[s].path, mode: .readWrite)
+        do {
+            try buffer.withUnsafeBytes { (b) throws in
+                if let limit = failWritesAfterBytes {
+                    try file.writeAll(UnsafeRawBufferPointer(rebasing: b.prefix(limit)), at: start)
+                    throw EventStoreError(.io, "injected write failure", path: file.path, offset: start + limit)
+                }
+                try file.writeAll(b, at: start)
+            }
+            try file.sync()
+        } catch {
+            try? file.truncate(to: start)
+            try? file.sync()
+            throw error
+        }
+        for (k, (_, record)) in toWrite.enumerated() {
+            let location = Location(segment: UInt32(s), offset: UInt32(start + offsets[k]))
+            let appended = receipt.appended[k]
+            streams[record.stream, default: StreamEntry()].version = appended.version
+            streams[record.stream, default: StreamEntry()].locations.append(location)
+            indexID(record.id, position: appended.position, at: location)
+        }
+        segments[s].end = start + buffer.count
+        head = LogHead(position: position, hash: hash)
+        return receipt
+    }
+
+    private func startSegment(base: UInt64) throws {
+        let path = segmentDirectory + "/" + LogFormat.segmentName(base: base)
+        let file = try PlatformFile(path: path, mode: .createReadWrite)
+        try file.truncate(to: 0)
+        try LogFormat.segmentHeader(base: base).withUnsafeBytes { (b) throws in try file.writeAll(b, at: 0) }
+        try file.sync()
+        try PlatformDirectory.sync(segmentDirectory)
+        segments.append(Segment(base: base, path: path, end: LogFormat.segmentHeaderSize))
+    }
+}

@@ -1,0 +1,109 @@
+extension EventLog {
+    /// Visits every committed record from `position` on, in order, checking each frame's CRC32C
+    /// and the gapless sequence. Damage stops the scan with an error naming segment, offset and position.
+    public func forEach(from position: UInt64 = 1, _ visit: (RecordView) throws -> Void) throws {
+        guard position <= head.position else { return }
+        var first = 0
+        for (i, segment) in segments.enumerated() where segment.base <= position { first = i }
+        let chunkSize = 1 << 20
+        var buffer = [UInt8](repeating: 0, count: chunkSize)
+        for i in first..<segments.count {
+            let segment = segments[i]
+            guard segment.end > LogFormat.segmentHeaderSize else { continue }
+            let file = try PlatformFile(path: segment.path, mode: .readOnly)
+            var expected = segment.base
+            var fileOffset = LogFormat.segmentHeaderSize   // file offset of buffer[0]
+            var filled = 0
+            var parsed = 0                                   // buffer offset of the next frame
+            while fileOffset + parsed < segment.end {
+                // Move the unparsed remainder to the front and read more.
+                if parsed > 0 {
+                    buffer.withUnsafeMutableBytes { b in
+                        b.baseAddress!.copyMemory(from: b.baseAddress! + parsed, byteCount: filled - parsed)
+                    }
+                    fileOffset += parsed
+                    filled -= parsed
+                    parsed = 0
+                }
+                let want = min(buffer.count - filled, segment.end - fileOffset - filled)
+                if want > 0 {
+                    let got = try buffer.withUnsafeMutableBytes { (b) throws -> Int in
+                        try file.read(into: UnsafeMutableRawBufferPointer(rebasing: b[filled..<(filled + want)]), at: fileOffset + filled)
+                    }
+                    guard got == want else {
+                        throw EventStoreError(.damaged, "segment is shorter than its committed length", path: segment.path, offset: fileOffset + filled + got)
+                    }
+                    filled += want
+                }
+                let atEnd = fileOffset + filled == segment.end
+                var grow = 0
+                try buffer.withUnsafeBytes { raw in
+                    let b = UnsafeRawBufferPointer(rebasing: raw[0..<filled])
+                    while parsed < filled {
+                        switch LogFormat.frame(in: b, at: parsed, maxBodySize: Int(UInt32.max)) {
+                        case .end:
+                            return
+                        case .torn(let why):
+                            if atEnd {
+                                throw EventStoreError(.damaged, why, path: segment.path, offset: fileOffset + parsed, position: expected)
+                            }
+                            if parsed == 0 && filled >= LogFormat.frameHeaderSize {
+                                grow = LogFormat.frameHeaderSize + Int(b.le32(0))
+                            }
+                            return
+                        case .damaged(let why):
+                            throw EventStoreError(.damaged, why, path: segment.path, offset: fileOffset + parsed, position: expected)
+                        case .record(let body, let length):
+                            guard body.position == expected else {
+                                throw EventStoreError(.damaged, "record holds position \(body.position) where \(expected) was expected", path: segment.path, offset: fileOffset + parsed, position: expected)
+                            }
+                            if expected >= position && expected <= head.position { try visit(RecordView(body)) }
+                            expected += 1
+                            parsed += length
+                        }
+                    }
+                }
+                if grow > buffer.count { buffer.append(contentsOf: repeatElement(0, count: grow - buffer.count)) }
+            }
+        }
+    }
+
+    /// Copies of every committed record from `position` on.
+    public func records(from position: UInt64 = 1) throws -> [Record] {
+        var out: [Record] = []
+        try forEach(from: position) { out.append($0.copy()) }
+        return out
+    }
+
+    /// One stream's records in version order, read through the stream index.
+    public func records(inStream stream: String) throws -> [Record] {
+        guard let entry = streams[stream] else { return [] }
+        var out: [Record] = []
+        out.reserveCapacity(entry.locations.count)
+        for location in entry.locations { out.append(try read(at: location)) }
+        return out
+    }
+
+    /// Reads and checks the one frame at `location`.
+    func read(at location: Location) throws -> Record {
+        let segment = segments[Int(location.segment)]
+        let file = try PlatformFile(path: segment.path, mode: .readOnly)
+        let offset = Int(location.offset)
+        let header = try file.readBytes(at: offset, count: LogFormat.frameHeaderSize)
+        guard header.count == LogFormat.frameHeaderSize else {
+            throw EventStoreError(.damaged, "frame header missing", path: segment.path, offset: offset)
+        }
+        let length = Int(header.withUnsafeBytes { $0.le32(0) })
+        let bytes = try file.readBytes(at: offset, count: LogFormat.frameHeaderSize + min(length, 1 << 30))
+        return try bytes.withUnsafeBytes { (b) throws -> Record in
+            switch LogFormat.frame(in: b, at: 0, maxBodySize: Int(UInt32.max)) {
+            case .record(let body, _):
+                return RecordView(body).copy()
+            case .torn(let why), .damaged(let why):
+                throw EventStoreError(.damaged, why, path: segment.path, offset: offset)
+            case .end:
+                throw EventStoreError(.damaged, "frame missing", path: segment.path, offset: offset)
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+extension EventLog {
+    /// Brings this handle up to what is on disk: new segments, new committed records.
+    /// A writer handle (under the lock) cuts a torn or uncommitted tail off the last segment.
+    func catchUp() throws {
+        let names = try PlatformDirectory.list(segmentDirectory)
+            .compactMap { name in LogFormat.basePosition(ofSegmentNamed: name).map { ($0, name) } }
+            .sorted { $0.0 < $1.0 }
+        guard names.count >= segments.count else {
+            throw EventStoreError(.damaged, "segment files disappeared (\(segments.count) known, \(names.count) present)", path: segmentDirectory)
+        }
+        for (i, (base, name)) in names.enumerated() {
+            let path = segmentDirectory + "/" + name
+            if i < segments.count {
+                guard segments[i].base == base else {
+                    throw EventStoreError(.damaged, "segment list changed under this handle", path: path)
+                }
+                if i < segments.count - 1 { continue }
+            } else {
+                guard base == head.position + 1 else {
+                    throw EventStoreError(.damaged, "segment starts at position \(base) but the previous one ends at \(head.position) (missing or extra segment)", path: path, offset: 0, position: head.position + 1)
+                }
+                segments.append(Segment(base: base, path: path, end: 0))
+            }
+            try scan(segment: i, isLast: i == names.count - 1)
+        }
+    }
+
+    private struct Pending {
+        var id: String
+        var stream: String
+        var position: UInt64
+        var version: UInt64
+        var offset: Int
+    }
+
+    /// Scans segment `i` from its known committed end to the end of the file.
+    private func scan(segment i: Int, isLast: Bool) throws {
+        let path = segments[i].path
+        let file = try PlatformFile(path: path, mode: access == .write ? .readWrite : .readOnly)
+        let size = try file.size()
+        var start = segments[i].end
+        if start == 0 {
+            if size < LogFormat.segmentHeaderSize {
+                guard isLast else {
+                    throw EventStoreError(.damaged, "segment header is cut short (\(size) bytes) in a segment that is not the last", path: path, offset: 0)
+                }
+                if access == .write {
+                    let header = LogFormat.segmentHeader(base: segments[i].base)
+                    try file.truncate(to: 0)
+                    try header.withUnsafeBytes { (b) throws in try file.writeAll(b, at: 0) }
+                    try file.sync()
+                    recovery = RecoveryReport(truncatedBytes: size, reason: "segment header cut short; rewritten", segment: path)
+                    segments[i].end = LogFormat.segmentHeaderSize
+                }
+                return
+            }
+            let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
+            let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
+            guard base == segments[i].base else {
+                throw EventStoreError(.damaged, "segment header says position \(base), its name says \(segments[i].base)", path: path, offset: 16)
+            }
+            start = LogFormat.segmentHeaderSize
+            segments[i].end = start
+        }
+        guard size > start else { return }
+        let bytes = try file.readBytes(at: start, count: size - start)
+        var committed = 0
+        var tail: String?
+        var lastCommitBody: (Int, Int)?
+        var pending: [Pending] = []
+        var pendingVersions: [String: UInt64] = [:]
+        var next = head.position + 1
+        try bytes.withUnsafeBytes { (b) throws in
+            var offset = 0
+            scanning: while true {
+                switch LogFormat.frame(in: b, at: offset, maxBodySize: Int(UInt32.max)) {
+                case .end:
+                    break scanning
+                case .torn(let why):
+                    tail = why
+                    break scanning
+                case .damaged(let why):
+                    throw EventStoreError(.damaged, why, path: path, offset: start + offset, position: next)
+                case .record(let body, let length):
+                    guard body.position == next else {
+                        throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected", path: path, offset: start + offset, position: next)
+                    }
+                    let stream = String(decoding: body.stream, as: UTF8.self)
+                    let expected = (pendingVersions[stream] ?? streams[stream]?.version ?? 0) + 1
+                    guard body.version == expected else {
+                        throw EventStoreError(.damaged, "stream '\(stream)' version \(body.version) where \(expected) was expected", path: path, offset: start + offset, position: next)
+                    }
+                    pendingVersions[stream] = expected
+                    pending.append(Pending(id: String(decoding: body.id, as: UTF8.self), stream: stream, position: next, version: expected, offset: start + offset))
+                    next += 1
+                    offset += length
+                    if body.isCommit {
+                        for p in pending {
+                            let location = Location(segment: UInt32(i), offset: UInt32(p.offset))
+                            streams[p.stream, default: StreamEntry()].version = p.version
+                            streams[p.stream, default: StreamEntry()].locations.append(location)
+                            indexID(p.id, position: p.position, at: location)
+                        }
+                        head.position = body.position
+                        lastCommitBody = (offset - length + LogFormat.frameHeaderSize, length - LogFormat.frameHeaderSize)
+                        pending.removeAll(keepingCapacity: true)
+                        pendingVersions.removeAll(keepingCapacity: true)
+                        committed = offset
+                    }
+                }
+            }
+            if let (bodyStart, bodyLength) = lastCommitBody {
+                head.hash = SHA256.hash(UnsafeRawBufferPointer(rebasing: b[bodyStart..<(bodyStart + bodyLength)]))
+            }
+        }
+        if tail == nil && !pending.isEmpty { tail = "\(pending.count) whole record(s) of a batch that was never committed" }
+        segments[i].end = start + committed
+        guard let tail else { return }
+        guard isLast else {
+            throw EventStoreError(.damaged, "\(tail), in a segment that is not the last", path: path, offset: start + committed, position: head.position + 1)
+        }
+        if access == .write {
+            try file.truncate(to: start + committed)
+            try file.sync()
+            recovery = RecoveryReport(truncatedBytes: size - start - committed, reason: tail, segment: path)
+        }
+    }
+}

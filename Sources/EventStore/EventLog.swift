@@ -1,0 +1,116 @@
+/// The open log: segmented, checksummed, hash-chained, append-only files in one directory.
+///
+/// One `EventLog` is one handle; it is not shared between threads (open one per thread).
+/// Across handles and processes, appends are serialised by an advisory lock taken per batch,
+/// and each handle catches up with what others appended before it writes.
+public final class EventLog {
+    /// How the log is opened and tuned.
+    public struct Options: Sendable {
+        /// A segment rolls when the next batch would take it past this size.
+        public var segmentSize: Int = 64 << 20
+        /// The largest record body accepted.
+        public var maxRecordSize: Int = 1 << 20
+        /// Wait for another writer's lock (true) or fail at once with `.locked` (false).
+        public var waitForLock: Bool = true
+        /// The clock for `recorded` times, in milliseconds since 1970.
+        public var clock: @Sendable () -> Int64 = { platformNowMilliseconds() }
+        public init() {}
+    }
+
+    /// Read-only handles never repair; writer handles cut a torn tail on open.
+    public enum Access: Sendable { case read, write }
+
+    struct Segment {
+        var base: UInt64
+        var path: String
+        /// Offset just after the last committed frame.
+        var end: Int
+    }
+
+    struct Location: Hashable {
+        var segment: UInt32
+        var offset: UInt32
+    }
+
+    struct StreamEntry {
+        var version: UInt64 = 0
+        var locations: [Location] = []
+    }
+
+    /// The log's folder.
+    public let directory: String
+    let options: Options
+    let access: Access
+    let lockFile: PlatformFile?
+    var segments: [Segment] = []
+    /// Last position and its chain hash.
+    public internal(set) var head = LogHead(position: 0, hash: .zero)
+    var idIndex: [UInt64: Location] = [:]
+    var idOverflow: [String: UInt64] = [:]
+    var streams: [String: StreamEntry] = [:]
+    /// What opening for append cut, if anything.
+    public internal(set) var recovery = RecoveryReport()
+    /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
+    var failWritesAfterBytes: Int?
+
+    var segmentDirectory: String { directory + "/segments" }
+
+    /// Opens (creating if needed, for `.write`) the log in `directory`.
+    public init(directory: String, access: Access = .write, options: Options = Options()) throws {
+        guard options.segmentSize < Int(UInt32.max), options.segmentSize > LogFormat.segmentHeaderSize else {
+            throw EventStoreError(.invalidArgument, "segment size must be between 33 bytes and 4 GiB")
+        }
+        self.directory = directory
+        self.options = options
+        self.access = access
+        if access == .write {
+            try PlatformDirectory.create(directory + "/segments")
+            lockFile = try PlatformFile(path: directory + "/writer.lock", mode: .createReadWrite)
+        } else {
+            guard PlatformDirectory.exists(directory + "/segments") else {
+                throw EventStoreError(.invalidArgument, "no log here (missing segments/ folder)", path: directory)
+            }
+            lockFile = nil
+        }
+        try withWriterLock { () throws in try catchUp() }
+    }
+
+    /// Runs `body` holding the advisory writer lock (a no-op lock for read handles).
+    func withWriterLock<T>(_ body: () throws -> T) throws -> T {
+        guard let lockFile else { return try body() }
+        try lockFile.lockExclusive(wait: options.waitForLock)
+        defer { lockFile.unlock() }
+        return try body()
+    }
+
+    /// Picks up records appended by other handles since this one last looked.
+    public func refresh() throws {
+        try withWriterLock { () throws in try catchUp() }
+    }
+
+    /// The last version of a stream (0 if it has no records).
+    public func version(of stream: String) -> UInt64 { streams[stream]?.version ?? 0 }
+
+    /// All stream names.
+    public var streamNames: [String] { Array(streams.keys) }
+
+    /// The position of the record with this id, if it is in the log.
+    public func position(ofID id: String) throws -> UInt64? {
+        if let location = idIndex[Self.idHash(id)] {
+            let record = try read(at: location)
+            if record.id == id { return record.position }
+        }
+        return idOverflow[id]
+    }
+
+    static func idHash(_ id: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    func indexID(_ id: String, position: UInt64, at location: Location) {
+        let h = Self.idHash(id)
+        if idIndex[h] == nil { idIndex[h] = location } else { idOverflow[id] = position }
+    }
+}

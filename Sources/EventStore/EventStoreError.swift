@@ -1,0 +1,46 @@
+/// An error of the event log: a code, a sentence, and where (file path, byte offset, position).
+public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; the command line maps codes to exit statuses.
+    public enum Code: String, Sendable {
+        /// A system call failed (disk full, permission, ...).
+        case io
+        /// Bytes on disk fail their checks: CRC, hash chain, sequence, header.
+        case damaged
+        /// A segment written by an unknown format version or not a segment at all.
+        case unsupportedFormat
+        /// Another writer holds the log's lock.
+        case locked
+        /// An expected stream version did not match.
+        case wrongExpectedVersion
+        /// A record exceeds the configured maximum size.
+        case recordTooLarge
+        /// The caller passed something invalid.
+        case invalidArgument
+    }
+
+    public var code: Code
+    public var message: String
+    public var path: String?
+    public var offset: Int?
+    public var position: UInt64?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, position: UInt64? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.offset = offset
+        self.position = position
+    }
+
+    static func system(_ call: String, path: String, offset: Int?, errno: Int32) -> EventStoreError {
+        EventStoreError(.io, "\(call) failed: \(platformErrorText(errno)) (errno \(errno))", path: path, offset: offset)
+    }
+
+    /// One line: `path@offset (position N): message`.
+    public var description: String {
+        var place = path ?? ""
+        if let offset { place += "@\(offset)" }
+        if let position { place += place.isEmpty ? "position \(position)" : " (position \(position))" }
+        return place.isEmpty ? message : "\(place): \(message)"
+    }
+}

@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that talks to the operating system: open, pread, pwrite, fsync, flock.
+/// Every failure becomes an `EventStoreError` carrying the path, the offset and errno.
+final class PlatformFile {
+    let descriptor: Int32
+    let path: String
+
+    enum Mode { case readOnly, readWrite, createReadWrite }
+
+    init(path: String, mode: Mode) throws {
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = O_RDONLY | O_CLOEXEC
+        case .readWrite: flags = O_RDWR | O_CLOEXEC
+        case .createReadWrite: flags = O_RDWR | O_CREAT | O_CLOEXEC
+        }
+        var fd: Int32
+        repeat { fd = open(path, flags, 0o644) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw EventStoreError.system("open", path: path, offset: nil, errno: errno) }
+        descriptor = fd
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// The file's current size in bytes.
+    func size() throws -> Int {
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { throw EventStoreError.system("fstat", path: path, offset: nil, errno: errno) }
+        return Int(st.st_size)
+    }
+
+    /// Reads exactly `count` bytes at `offset` unless the file ends first; returns what was read.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw EventStoreError.system("pread", path: path, offset: offset + done, errno: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Reads the byte range `offset ..< offset+count` (shorter if the file ends).
+    func readBytes(at offset: Int, count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = try bytes.withUnsafeMutableBytes { (b) throws -> Int in try read(into: b, at: offset) }
+        if n < count { bytes.removeLast(count - n) }
+        return bytes
+    }
+
+    /// Writes all of `bytes` at `offset`, looping over short writes and EINTR.
+    func writeAll(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw EventStoreError.system("pwrite", path: path, offset: offset + done, errno: errno)
+            }
+            done += n
+        }
+    }
+
+    /// Flushes data to stable storage.
+    func sync() throws {
+        var r: Int32
+        repeat { r = fdatasync(descriptor) } while r != 0 && errno == EINTR
+        guard r == 0 else { throw EventStoreError.system("fdatasync", path: path, offset: nil, errno: errno) }
+    }
+
+    /// Cuts the file to `length` bytes.
+    func truncate(to length: Int) throws {
+        guard ftruncate(descriptor, off_t(length)) == 0 else {
+            throw EventStoreError.system("ftruncate", path: path, offset: length, errno: errno)
+        }
+    }
+
+    /// Takes the advisory exclusive lock; `wait` false fails at once if another holder has it.
+    func lockExclusive(wait: Bool) throws {
+        var r: Int32
+        repeat { r = flock(descriptor, LOCK_EX | (wait ? 0 : LOCK_NB)) } while r != 0 && errno == EINTR
+        if r != 0 {
+            if errno == EWOULDBLOCK { throw EventStoreError(.locked, "another writer holds the log", path: path) }
+            throw EventStoreError.system("flock", path: path, offset: nil, errno: errno)
+        }
+    }
+
+    /// Releases the advisory lock.
+    func unlock() { _ = flock(descriptor, LOCK_UN) }
+}
+
+/// Directory helpers.
+enum PlatformDirectory {
+    /// Creates `path` (and parents) if missing.
+    static func create(_ path: String) throws {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw EventStoreError.system("mkdir", path: partial, offset: nil, errno: errno)
+            }
+        }
+    }
+
+    /// The names in a directory (no `.` or `..`).
+    static func list(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { throw EventStoreError.system("opendir", path: path, offset: nil, errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Makes a directory's entries (a new segment file) durable.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw EventStoreError.system("open", path: path, offset: nil, errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw EventStoreError.system("fsync", path: path, offset: nil, errno: errno) }
+    }
+
+    /// Whether something exists at `path`.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Atomically replaces `path` with `bytes` (write to a temporary file, fsync, rename, fsync dir).
+    static func replaceFile(_ path: String, with bytes: [UInt8]) throws {
+        let temporary = path + ".tmp"
+        do {
+            let file = try PlatformFile(path: temporary, mode: .createReadWrite)
+            try file.truncate(to: 0)
+            try bytes.withUnsafeBytes { (b) throws in try file.writeAll(b, at: 0) }
+            try file.sync()
+        }
+        guard rename(temporary, path) == 0 else { throw EventStoreError.system("rename", path: path, offset: nil, errno: errno) }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        try sync(parent.isEmpty ? "." : parent)
+    }
+
+    /// Reads a whole small file, or nil if it does not exist.
+    static func readFile(_ path: String) throws -> [UInt8]? {
+        guard exists(path) else { return nil }
+        let file = try PlatformFile(path: path, mode: .readOnly)
+        return try file.readBytes(at: 0, count: try file.size())
+    }
+}
+
+/// The wall clock in milliseconds since 1970, for `recorded` times.
+func platformNowMilliseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+}
+
+func platformErrorText(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,0 +1,2 @@
+import EventStore
+public enum ProjectionsPlaceholder {}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import EventStore
+
+@Suite struct TornTailRecovery {
+    /// Batches of sizes 1, 2, 3 (six records); the file is cut at every byte after the first batch.
+    @Test func cutAtEveryByteOfTheLastRecordsKeepsEveryWholeBatch() throws {
+        let source = TemporaryDirectory()
+        var boundaries: [(end: Int, records: Int)] = []
+        do {
+            let log = try EventLog(directory: source.path)
+            var count = 0
+            for (b, size) in [1, 2, 3].enumerated() {
+                try log.append(proposed(size, prefix: "b\(b)-"))
+                count += size
+                boundaries.append((fileBytes(source.segmentFiles(of: source.path)[0]).count, count))
+            }
+        }
+        let full = fileBytes(source.segmentFiles(of: source.path)[0])
+        for cut in boundaries[0].end..<full.count {
+            let dir = TemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: dir.path + "/segments", withIntermediateDirectories: true)
+            let path = dir.path + "/segments/" + LogFormat.segmentName(base: 1)
+            writeFileBytes(path, Array(full[..<cut]))
+            let kept = boundaries.last { $0.end <= cut }!
+            let log = try EventLog(directory: dir.path)
+            #expect(log.head.position == UInt64(kept.records), "cut at \(cut)")
+            #expect(log.recovery.truncatedBytes == cut - kept.end, "cut at \(cut)")
+            #expect(fileBytes(path).count == kept.end)
+            try log.append([ProposedRecord(id: "new", stream: "s", payload: [7])])
+            let reread = try EventLog(directory: dir.path).records()
+            #expect(reread.count == kept.records + 1 && reread.last?.id == "new")
+            #expect(LogVerifier.verify(directory: dir.path).isIntact)
+        }
+    }
+
+    @Test func zeroFilledTailIsTreatedAsTorn() throws {
+        let dir = TemporaryDirectory()
+        do { try EventLog(directory: dir.path).append(proposed(3)) }
+        let path = dir.segmentFiles(of: dir.path)[0]
+        writeFileBytes(path, fileBytes(path) + [UInt8](repeating: 0, count: 4096))
+        let log = try EventLog(directory: dir.path)
+        #expect(log.head.position == 3 && log.recovery.truncatedBytes == 4096)
+    }
+}
+
+@Suite struct DamageDetection {
+    /// Flip one byte at every offset of every record after the segment header.
+    @Test func flippedByteAnywhereIsNamedByReadsVerifyAndOpen() throws {
+        let source = TemporaryDirectory()
+        do {
+            let log = try EventLog(directory: source.path)
+            for b in 0..<3 { try log.append(proposed(2, prefix: "b\(b)-", size: 10)) }
+        }
+        let segment = source.segmentFiles(of: source.path)[0]
+        let full = fileBytes(segment)
+        // Frame start offsets, to know which record a byte belongs to.
+        var starts: [Int] = []
+        var o = LogFormat.segmentHeaderSize
+        while o < full.count { starts.append(o); o += LogFormat.frameHeaderSize + Int(full[o]) | Int(full[o + 1]) << 8 }
+        for at in LogFormat.segmentHeaderSize..<full.count {
+            let dir = TemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: dir.path + "/segments", withIntermediateDirectories: true)
+            let path = dir.path + "/segments/" + LogFormat.segmentName(base: 1)
+            var damaged = full
+            damaged[at] ^= 0x5A
+            writeFileBytes(path, damaged)
+            let record = starts.lastIndex { $0 <= at }!
+            let report = LogVerifier.verify(directory: dir.path)
+            #expect(report.damage?.position == UInt64(record + 1), "byte \(at)")
+            #expect(report.damage?.offset == starts[record], "byte \(at)")
+            let openError = #expect(throws: EventStoreError.self, "byte \(at)") { try EventLog(directory: dir.path) }
+            #expect(openError?.code == .damaged && openError?.offset == starts[record])
+            #expect(openError?.path == path)
+        }
+    }
+
+    @Test func readsRefuseARecordDamagedAfterOpen() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(directory: dir.path)
+        try log.append(proposed(5, size: 10))
+        let path = dir.segmentFiles(of: dir.path)[0]
+        var b = fileBytes(path)
+        b[b.count - 3] ^= 1
+        writeFileBytes(path, b)
+        var served: [UInt64] = []
+        let error = #expect(throws: EventStoreError.self) { try log.forEach { served.append($0.position) } }
+        #expect(served == [1, 2, 3, 4])
+        #expect(error?.position == 5)
+        #expect(throws: EventStoreError.self) { try log.records(inStream: "user-4") }
+    }
+
+    @Test func aRemovedMiddleSegmentIsNamed() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLog.Options()
+        options.segmentSize = 300
+        do {
+            let log = try EventLog(directory: dir.path, options: options)
+            for b in 0..<6 { try log.append(proposed(2, prefix: "b\(b)-")) }
+        }
+        let files = dir.segmentFiles(of: dir.path)
+        #expect(files.count >= 3)
+        try FileManager.default.removeItem(atPath: files[1])
+        #expect(LogVerifier.verify(directory: dir.path).damage?.message.contains("previous one ends") == true)
+        #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path, options: options) }
+    }
+}
+
+@Suite struct ConcurrentWriters {
+    @Test func twoHandlesAppendingAtOnceInterleaveWholeBatchesWithoutGaps() async throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path
+        _ = try EventLog(directory: path)
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<2 {
+                group.addTask {
+                    let log = try! EventLog(directory: path)
+                    for b in 0..<50 {
+                        try! log.append(proposed(4, prefix: "w\(writer)-b\(b)-"))
+                        // the same ids again: must be duplicates, whoever wrote them
+                        if b % 10 == 0 { #expect(try! log.append(proposed(4, prefix: "w\(writer)-b\(b)-")).appended.isEmpty) }
+                    }
+                }
+            }
+        }
+        let all = try EventLog(directory: path).records()
+        #expect(all.count == 400)
+        #expect(all.map(\.position) == Array(1...400))
+        #expect(Set(all.map(\.id)).count == 400)
+        #expect(LogVerifier.verify(directory: path).isIntact)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A fresh folder per test, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "eventstore-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func segmentFiles(of log: String) -> [String] {
+        let folder = log + "/segments"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".seg") }.sorted().map { folder + "/" + $0 }
+    }
+}
+
+func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+func fileBytes(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path)!) }
+
+func writeFileBytes(_ path: String, _ b: [UInt8]) { FileManager.default.createFile(atPath: path, contents: Data(b)) }
