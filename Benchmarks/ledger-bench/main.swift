@@ -1,1 +1,83 @@
-print("bench")
+// ledger-bench: reproducible release-build benchmarks. Run: swift run -c release ledger-bench <name> [args]
+import Foundation
+import EventStore
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func temporaryFolder(_ name: String) -> String {
+    let path = NSTemporaryDirectory() + "ledger-bench-\(name)-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func residentMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Double(line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
+    }
+    return 0
+}
+
+func benchEventStore(records: Int, batch: Int) throws {
+    let dir = temporaryFolder("eventstore")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let users = 100_000
+    let filler = Array(String(repeating: "x", count: 150).utf8)
+    let log = try EventLog(directory: dir)
+    var appendTime = 0.0
+    var i = 0
+    while i < records {
+        let n = min(batch, records - i)
+        let chunk = (i..<(i + n)).map { k in
+            ProposedRecord(id: "evt_\(k)", stream: "u_\((k &* 7919) % users)", payload: filler)
+        }
+        appendTime += try seconds { try log.append(chunk) }
+        i += n
+    }
+    let segmentBytes = try FileManager.default.contentsOfDirectory(atPath: dir + "/segments")
+        .reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: dir + "/segments/" + $1)[.size] as? Int) ?? 0) }
+    print(String(format: "append  %d records (%d B payload + ids) in batches of %d, fsync each: %.2f s, %.0f records/s, %.1f MB/s",
+                 records, filler.count, batch, appendTime, Double(records) / appendTime, Double(segmentBytes) / appendTime / 1e6))
+    var count = 0
+    var payloadBytes = 0
+    let readTime = try seconds { try log.forEach { count += 1; payloadBytes += $0.payload.count } }
+    print(String(format: "read    %d records, %.0f MB with CRC32C checks: %.3f s, %.2f GB/s, %.0f records/s",
+                 count, Double(segmentBytes) / 1e6, readTime, Double(segmentBytes) / readTime / 1e9, Double(count) / readTime))
+    var streamRecords = 0
+    let rounds = 1000
+    let streamTime = try seconds {
+        for r in 0..<rounds { streamRecords += try log.records(inStream: "u_\((r * 31) % users)").count }
+    }
+    print(String(format: "stream  one user's records (avg %.1f) through the index: %.1f µs per read",
+                 Double(streamRecords) / Double(rounds), streamTime / Double(rounds) * 1e6))
+    var reopened: EventLog?
+    let openTime = try seconds { reopened = try EventLog(directory: dir) }
+    print(String(format: "reopen  (checked scan, rebuild of id and stream indexes): %.2f s for %d records", openTime, Int(reopened!.head.position)))
+    var report: VerificationReport?
+    let verifyTime = seconds { report = LogVerifier.verify(directory: dir) }
+    print(String(format: "verify  CRC + SHA-256 chain: %.2f s, %.0f MB/s, intact: %@", verifyTime, Double(segmentBytes) / verifyTime / 1e6, report!.isIntact ? "yes" : "no"))
+    print(String(format: "peak resident memory: %.0f MiB", residentMiB()))
+}
+
+let args = CommandLine.arguments.dropFirst()
+switch args.first {
+case "hash":
+    let data = [UInt8](repeating: 0x61, count: 256 << 20)
+    var d = SHA256.Digest.zero
+    let t = seconds { d = SHA256.hash(data) }
+    print(String(format: "sha256 one 256 MiB buffer: %.0f MB/s (%@)", 268.435456 / t, d.description))
+    var c: UInt32 = 0
+    let t2 = seconds { c = CRC32C.checksum(data) }
+    print(String(format: "crc32c one 256 MiB buffer: %.2f GB/s (%08x)", 0.268435456 / t2, c))
+    let small = [UInt8](repeating: 0x61, count: 280)
+    let t3 = seconds { for _ in 0..<200_000 { d = SHA256.hash(small) } }
+    print(String(format: "sha256 of 280-byte bodies: %.0f hashes/s", 200_000 / t3))
+case "eventstore":
+    try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
+default:
+    print("usage: ledger-bench eventstore [records] | codec | fold [events] | projections [users]")
+}

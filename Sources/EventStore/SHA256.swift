@@ -92,15 +92,15 @@ public struct SHA256: Sendable {
     /// The digest of a byte array in one call.
     public static func hash(_ bytes: [UInt8]) -> Digest { bytes.withUnsafeBytes { hash($0) } }
 
-    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 &- n)) }
+    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
 
     private mutating func compress(_ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
             for i in 16..<64 {
                 let a = w[i - 15], b = w[i - 2]
-                let s0 = Self.rotr(a, 7) ^ Self.rotr(a, 18) ^ (a >> 3)
-                let s1 = Self.rotr(b, 17) ^ Self.rotr(b, 19) ^ (b >> 10)
+                let s0 = Self.rotr(a, 7) ^ Self.rotr(a, 18) ^ (a &>> 3)
+                let s1 = Self.rotr(b, 17) ^ Self.rotr(b, 19) ^ (b &>> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
             var (a, b, c, d, e, f, g, hh) = h
