@@ -1,0 +1,85 @@
+/// One event of the catalog, as written in a JSON line (CONTRACT.md §1).
+public struct Event: Sendable, Equatable {
+    /// The idempotency key.
+    public var id: String
+    public var type: EventType
+    /// The app user id: the log's stream key.
+    public var user: String
+    /// When it happened.
+    public var time: Timestamp
+    public var source: EventSource?
+    public var data: EventData
+
+    public init(id: String, type: EventType, user: String, time: Timestamp, source: EventSource? = nil, data: EventData = EventData()) {
+        self.id = id
+        self.type = type
+        self.user = user
+        self.time = time
+        self.source = source
+        self.data = data
+    }
+}
+
+/// The `data` object: the catalog's fields (which ones are required depends on the type) and
+/// any unknown fields, kept verbatim as raw JSON in their original order.
+public struct EventData: Sendable, Equatable {
+    public var product: String?
+    public var transaction: String?
+    public var originalTransaction: String?
+    public var expires: Timestamp?
+    public var offer: Offer?
+    public var price: Money?
+    public var currency: String?
+    public var environment: StoreEnvironment?
+    public var reason: String?
+    public var graceExpires: Timestamp?
+    public var effective: ChangeTiming?
+    public var to: String?
+    public var quantity: Int?
+    public var context: String?
+    public var sourceScreen: String?
+    public var planState: String?
+    public var trialEligible: Bool?
+    public var trialUsed: Bool?
+    public var plan: String?
+    public var errorCode: String?
+    public var category: String?
+    /// Unknown fields: name and raw JSON value, written back unchanged.
+    public var extra: [ExtraField] = []
+
+    public init() {}
+
+    /// An unknown `data` field kept verbatim.
+    public struct ExtraField: Sendable, Equatable {
+        public var name: String
+        public var rawJSON: String
+        public init(name: String, rawJSON: String) { self.name = name; self.rawJSON = rawJSON }
+    }
+
+    /// Whether a catalog field is present.
+    public func has(_ field: EventField) -> Bool {
+        switch field {
+        case .product: product != nil
+        case .transaction: transaction != nil
+        case .originalTransaction: originalTransaction != nil
+        case .expires: expires != nil
+        case .offer: offer != nil
+        case .price: price != nil
+        case .currency: currency != nil
+        case .environment: environment != nil
+        case .reason: reason != nil
+        case .graceExpires: graceExpires != nil
+        case .effective: effective != nil
+        case .to: to != nil
+        case .quantity: quantity != nil
+        case .context: context != nil
+        case .sourceScreen: sourceScreen != nil
+        case .planState: planState != nil
+        case .trialEligible: trialEligible != nil
+        case .trialUsed: trialUsed != nil
+        case .plan: plan != nil
+        case .errorCode: errorCode != nil
+        case .category: category != nil
+        }
+    }
+}

@@ -1,0 +1,219 @@
+/// The canonical JSON line codec (CONTRACT.md §1): a hand-written decoder fast enough for replay,
+/// and an encoder that writes fields in a fixed order with unknown `data` fields kept verbatim.
+public enum EventCodec {
+    /// Store-added metadata that export prints after the event's own fields.
+    public struct Metadata: Sendable, Equatable {
+        public var position: UInt64
+        public var version: UInt64
+        public var recorded: Timestamp
+        public init(position: UInt64, version: UInt64, recorded: Timestamp) {
+            self.position = position
+            self.version = version
+            self.recorded = recorded
+        }
+    }
+
+    /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
+    public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
+        var s = JSONScanner(line)
+        try s.expect(0x7B, "'{' (an event is a JSON object)")
+        var id: String?, user: String?, type: EventType?, time: Timestamp?, source: EventSource?
+        var data = EventData()
+        var seen: UInt16 = 0
+        if s.peek() == 0x7D { s.i += 1 } else {
+            while true {
+                let keyToken = try s.string()
+                try s.expect(0x3A, "':' after a field name")
+                let bit: UInt16
+                let key = s.withBytes(keyToken) { TopField.from($0) }
+                guard let key else { throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)") }
+                bit = 1 << key.rawValue
+                guard seen & bit == 0 else { throw EventDecodingError("duplicate field '\(key.name)'") }
+                seen |= bit
+                switch key {
+                case .id: id = try nonEmptyString(&s, "id")
+                case .user: user = try nonEmptyString(&s, "user")
+                case .type:
+                    let t = try stringToken(&s, "type")
+                    guard let v = s.withBytes(t, { EventType.from($0) }) else {
+                        throw EventDecodingError("unknown event type '\(try s.text(t))'")
+                    }
+                    type = v
+                case .time: time = try timestamp(&s, "time")
+                case .source:
+                    let t = try s.text(try stringToken(&s, "source"))
+                    guard let v = EventSource(rawValue: t) else { throw EventDecodingError("field 'source': '\(t)' is not store, client or server") }
+                    source = v
+                case .data: try decodeData(&s, into: &data)
+                case .position, .version:
+                    guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
+                case .recorded: _ = try timestamp(&s, "recorded")
+                }
+                if s.peek() == 0x2C { s.i += 1; continue }
+                try s.expect(0x7D, "',' or '}'")
+                break
+            }
+        }
+        s.skipWhitespace()
+        guard s.i == line.count else { throw s.error("unexpected text after the event object") }
+        guard let id else { throw EventDecodingError("missing required field 'id'") }
+        guard let type else { throw EventDecodingError("missing required field 'type'") }
+        guard let user else { throw EventDecodingError("missing required field 'user'") }
+        guard let time else { throw EventDecodingError("missing required field 'time'") }
+        for field in type.requiredFields where !data.has(field) {
+            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field.rawValue)")
+        }
+        return Event(id: id, type: type, user: user, time: time, source: source, data: data)
+    }
+
+    /// Decodes one line given as a string.
+    public static func decode(_ line: String) throws(EventDecodingError) -> Event {
+        var line = line
+        let result = line.withUTF8 { b in Result { () throws(EventDecodingError) -> Event in try decode(UnsafeRawBufferPointer(b)) } }
+        return try result.get()
+    }
+
+    /// Decodes one line given as bytes.
+    public static func decode(_ line: [UInt8]) throws(EventDecodingError) -> Event {
+        let result = line.withUnsafeBytes { b in Result { () throws(EventDecodingError) -> Event in try decode(b) } }
+        return try result.get()
+    }
+
+    enum TopField: UInt16 {
+        case id, type, user, time, data, source, position, version, recorded
+        var name: String { "\(self)" }
+        static func from(_ b: UnsafeRawBufferPointer) -> TopField? {
+            switch b.count {
+            case 2: return b[0] == 0x69 && b[1] == 0x64 ? .id : nil
+            case 4:
+                if b.elementsEqual("type".utf8) { return .type }
+                if b.elementsEqual("user".utf8) { return .user }
+                if b.elementsEqual("time".utf8) { return .time }
+                if b.elementsEqual("data".utf8) { return .data }
+                return nil
+            case 6: return b.elementsEqual("source".utf8) ? .source : nil
+            case 7: return b.elementsEqual("version".utf8) ? .version : nil
+            case 8:
+                if b.elementsEqual("position".utf8) { return .position }
+                return b.elementsEqual("recorded".utf8) ? .recorded : nil
+            default: return nil
+            }
+        }
+    }
+
+    private static func stringToken(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> JSONScanner.Token {
+        guard s.peek() == 0x22 else { throw EventDecodingError("field '\(field)': expected a string", column: s.i + 1) }
+        return try s.string()
+    }
+
+    private static func nonEmptyString(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> String {
+        let v = try s.text(try stringToken(&s, field))
+        guard !v.isEmpty else { throw EventDecodingError("field '\(field)' is empty") }
+        return v
+    }
+
+    private static func timestamp(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> Timestamp {
+        let t = try stringToken(&s, field)
+        guard let v = s.withBytes(t, { Timestamp.parse($0) }) else {
+            throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
+        }
+        return v
+    }
+
+    private static func decodeData(_ s: inout JSONScanner, into d: inout EventData) throws(EventDecodingError) {
+        guard s.peek() == 0x7B else { throw EventDecodingError("field 'data': expected an object", column: s.i + 1) }
+        s.i += 1
+        if s.peek() == 0x7D { s.i += 1; return }
+        var seen: UInt32 = 0
+        var extraNames: Set<String> = []
+        while true {
+            let keyToken = try s.string()
+            try s.expect(0x3A, "':' after a field name")
+            guard let field = s.withBytes(keyToken, { EventField.from($0) }) else {
+                let name = try s.text(keyToken)
+                guard extraNames.insert(name).inserted else { throw EventDecodingError("duplicate field 'data.\(name)'") }
+                let range = try s.skipValue(depth: 1)
+                d.extra.append(.init(name: name, rawJSON: String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[range]), as: UTF8.self)))
+                if s.peek() == 0x2C { s.i += 1; continue }
+                try s.expect(0x7D, "',' or '}'")
+                return
+            }
+            let name = "data." + field.rawValue
+            let bit = UInt32(1) << UInt32(EventField.allCases.firstIndex(of: field)!)
+            guard seen & bit == 0 else { throw EventDecodingError("duplicate field '\(name)'") }
+            seen |= bit
+            if s.peek() == 0x6E {
+                try s.literal("null")
+            } else {
+                try decodeField(field, name, &s, &d)
+            }
+            if s.peek() == 0x2C { s.i += 1; continue }
+            try s.expect(0x7D, "',' or '}'")
+            return
+        }
+    }
+
+    private static func decodeField(_ field: EventField, _ name: String, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
+        switch field {
+        case .product: d.product = try nonEmptyString(&s, name)
+        case .transaction: d.transaction = try nonEmptyString(&s, name)
+        case .originalTransaction: d.originalTransaction = try nonEmptyString(&s, name)
+        case .reason: d.reason = try s.text(try stringToken(&s, name))
+        case .to: d.to = try nonEmptyString(&s, name)
+        case .context: d.context = try s.text(try stringToken(&s, name))
+        case .sourceScreen: d.sourceScreen = try s.text(try stringToken(&s, name))
+        case .planState: d.planState = try s.text(try stringToken(&s, name))
+        case .plan: d.plan = try s.text(try stringToken(&s, name))
+        case .category: d.category = try nonEmptyString(&s, name)
+        case .errorCode:
+            if s.peek() == 0x22 { d.errorCode = try s.text(try s.string()) } else {
+                let r = try s.skipValue(depth: 1)
+                guard let _ = Int(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)) else {
+                    throw EventDecodingError("field '\(name)': expected a string or an integer")
+                }
+                d.errorCode = String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
+            }
+        case .expires: d.expires = try timestamp(&s, name)
+        case .graceExpires: d.graceExpires = try timestamp(&s, name)
+        case .currency:
+            let c = try s.text(try stringToken(&s, name))
+            guard c.utf8.count == 3, c.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+                throw EventDecodingError("field '\(name)': '\(c)' is not an ISO 4217 code such as USD")
+            }
+            d.currency = c
+        case .price:
+            guard s.peek() == 0x22 else { throw EventDecodingError("field '\(name)': expected a decimal string such as \"9.99\" (money is never a JSON number)", column: s.i + 1) }
+            let t = try s.string()
+            guard let m = s.withBytes(t, { Money.parse($0) }) else {
+                throw EventDecodingError("field '\(name)': '\(try s.text(t))' is not a decimal amount such as 9.99")
+            }
+            d.price = m
+        case .quantity:
+            let at = s.i
+            guard s.peek() != 0x22, let q = try s.number(), q >= 1, q <= 1_000_000_000 else {
+                throw EventDecodingError("field '\(name)': expected a positive integer", column: at + 1)
+            }
+            d.quantity = q
+        case .trialEligible, .trialUsed:
+            let v: Bool
+            switch s.peek() {
+            case 0x74: try s.literal("true"); v = true
+            case 0x66: try s.literal("false"); v = false
+            default: throw EventDecodingError("field '\(name)': expected true or false", column: s.i + 1)
+            }
+            if field == .trialEligible { d.trialEligible = v } else { d.trialUsed = v }
+        case .offer:
+            let t = try s.text(try stringToken(&s, name))
+            guard let v = Offer(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not free_trial, intro or none") }
+            d.offer = v
+        case .environment:
+            let t = try s.text(try stringToken(&s, name))
+            guard let v = StoreEnvironment(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not production or sandbox") }
+            d.environment = v
+        case .effective:
+            let t = try s.text(try stringToken(&s, name))
+            guard let v = ChangeTiming(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not immediate or next_renewal") }
+            d.effective = v
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// The `data` field names of the catalog. Frozen: the raw values are the storage contract.
+public enum EventField: String, Sendable, CaseIterable {
+    case product, transaction, originalTransaction, expires, offer, price, currency, environment
+    case reason, graceExpires, effective, to, quantity
+    case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
+
+    static func from(_ b: UnsafeRawBufferPointer) -> EventField? {
+        for f in allCases where f.rawValue.utf8.count == b.count {
+            if f.rawValue.utf8.elementsEqual(b) { return f }
+        }
+        return nil
+    }
+}
+
+/// How a purchase was offered.
+public enum Offer: String, Sendable, Hashable { case freeTrial = "free_trial", intro, none }
+/// The store environment; sandbox events are kept apart from production.
+public enum StoreEnvironment: String, Sendable, Hashable { case production, sandbox }
+/// When a product change takes effect.
+public enum ChangeTiming: String, Sendable, Hashable { case immediate, nextRenewal = "next_renewal" }
+/// Who reported an event.
+public enum EventSource: String, Sendable, Hashable { case store, client, server }

@@ -1,0 +1,214 @@
+/// A small, strict JSON scanner over UTF-8 bytes, for the replay hot path (no Foundation).
+struct JSONScanner {
+    let bytes: UnsafeRawBufferPointer
+    var i = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// A scanned string: a byte range of the input when it had no escapes, else decoded bytes.
+    enum Token {
+        case raw(Range<Int>, ascii: Bool)
+        case decoded([UInt8])
+    }
+
+    func error(_ reason: String) -> EventDecodingError { EventDecodingError(reason, column: i + 1) }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { return }
+        }
+    }
+
+    @inline(__always) mutating func peek() -> UInt8? {
+        skipWhitespace()
+        return i < bytes.count ? bytes[i] : nil
+    }
+
+    mutating func expect(_ c: UInt8, _ what: String) throws(EventDecodingError) {
+        guard peek() == c else {
+            throw error(i < bytes.count ? "expected \(what)" : "unexpected end of line, expected \(what)")
+        }
+        i += 1
+    }
+
+    /// Scans a string (the opening quote is next).
+    mutating func string() throws(EventDecodingError) -> Token {
+        try expect(0x22, "a string")
+        let start = i
+        var ascii = true
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x22 { i += 1; return .raw(start..<(i - 1), ascii: ascii) }
+            if c == 0x5C { return .decoded(try escapedString(from: start)) }
+            if c < 0x20 { throw error("control character inside a string") }
+            if c >= 0x80 { ascii = false }
+            i += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func escapedString(from start: Int) throws(EventDecodingError) -> [UInt8] {
+        var out = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x22 { i += 1; return out }
+            if c < 0x20 { throw error("control character inside a string") }
+            if c != 0x5C { out.append(c); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { break }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x2F: out.append(0x2F)
+            case 0x62: out.append(0x08)
+            case 0x66: out.append(0x0C)
+            case 0x6E: out.append(0x0A)
+            case 0x72: out.append(0x0D)
+            case 0x74: out.append(0x09)
+            case 0x75:
+                var scalar = try hex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    guard i + 1 < bytes.count, bytes[i] == 0x5C, bytes[i + 1] == 0x75 else { throw error("unpaired surrogate in \\u escape") }
+                    i += 2
+                    let low = try hex4()
+                    guard low >= 0xDC00 && low < 0xE000 else { throw error("unpaired surrogate in \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    throw error("unpaired surrogate in \\u escape")
+                }
+                out.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default:
+                i -= 1
+                throw error("invalid escape \\\(Character(Unicode.Scalar(e)))")
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func hex4() throws(EventDecodingError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw error("short \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case 48...57: d = UInt32(c - 48)
+            case 65...70: d = UInt32(c - 55)
+            case 97...102: d = UInt32(c - 87)
+            default: throw error("bad hex digit in \\u escape")
+            }
+            v = v * 16 + d
+            i += 1
+        }
+        return v
+    }
+
+    /// The token as a Swift string, refusing invalid UTF-8.
+    func text(_ t: Token) throws(EventDecodingError) -> String {
+        switch t {
+        case .raw(let r, let ascii):
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[r])
+            if ascii { return String(decoding: slice, as: UTF8.self) }
+            guard let s = String(validating: slice, as: UTF8.self) else { throw EventDecodingError("invalid UTF-8 in a string", column: r.lowerBound + 1) }
+            return s
+        case .decoded(let b):
+            guard let s = String(validating: b, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            return s
+        }
+    }
+
+    /// Runs `body` over the token's bytes.
+    func withBytes<T>(_ t: Token, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        switch t {
+        case .raw(let r, _): return body(UnsafeRawBufferPointer(rebasing: bytes[r]))
+        case .decoded(let b): return b.withUnsafeBytes(body)
+        }
+    }
+
+    /// Skips one value, checking that it is well-formed JSON; returns its byte range.
+    @discardableResult
+    mutating func skipValue(depth: Int = 0) throws(EventDecodingError) -> Range<Int> {
+        guard depth < 64 else { throw error("nesting deeper than 64 levels") }
+        guard let c = peek() else { throw error("unexpected end of line, expected a value") }
+        let start = i
+        switch c {
+        case 0x22:
+            _ = try string()
+        case 0x7B:
+            i += 1
+            if peek() == 0x7D { i += 1; break }
+            while true {
+                _ = try string()
+                try expect(0x3A, "':'")
+                try skipValue(depth: depth + 1)
+                if peek() == 0x2C { i += 1; continue }
+                try expect(0x7D, "',' or '}'")
+                break
+            }
+        case 0x5B:
+            i += 1
+            if peek() == 0x5D { i += 1; break }
+            while true {
+                try skipValue(depth: depth + 1)
+                if peek() == 0x2C { i += 1; continue }
+                try expect(0x5D, "',' or ']'")
+                break
+            }
+        case 0x74: try literal("true")
+        case 0x66: try literal("false")
+        case 0x6E: try literal("null")
+        case 0x2D, 0x30...0x39: _ = try number()
+        default: throw error("unexpected character '\(Character(Unicode.Scalar(c)))', expected a value")
+        }
+        return start..<i
+    }
+
+    mutating func literal(_ word: StaticString) throws(EventDecodingError) {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count,
+              UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)]).elementsEqual(UnsafeRawBufferPointer(start: word.utf8Start, count: n))
+        else { throw error("invalid literal, expected \(word)") }
+        i += n
+    }
+
+    /// Scans a JSON number; returns its value if it is an integer that fits, else nil.
+    mutating func number() throws(EventDecodingError) -> Int? {
+        skipWhitespace()
+        let start = i
+        var negative = false
+        if i < bytes.count && bytes[i] == 0x2D { negative = true; i += 1 }
+        guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("invalid number") }
+        var value = 0
+        var overflow = false
+        if bytes[i] == 0x30 {
+            i += 1
+        } else {
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(Int(bytes[i] - 0x30))
+                value = a
+                overflow = overflow || o1 || o2
+                i += 1
+            }
+        }
+        var integer = true
+        if i < bytes.count && bytes[i] == 0x2E {
+            integer = false
+            i += 1
+            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("invalid number: digits expected after '.'") }
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+        }
+        if i < bytes.count && (bytes[i] == 0x65 || bytes[i] == 0x45) {
+            integer = false
+            i += 1
+            if i < bytes.count && (bytes[i] == 0x2B || bytes[i] == 0x2D) { i += 1 }
+            guard i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 else { throw error("invalid number: digits expected in exponent") }
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+        }
+        _ = start
+        return integer && !overflow ? (negative ? -value : value) : nil
+    }
+}

@@ -1,0 +1,215 @@
+/// The plan-state rules as a Decider: `initial`, `evolve(state, event)` that never throws and
+/// handles every event type, and `view(state, at:)` that applies timers at a given instant.
+/// Time only comes in as values; nothing here reads a clock.
+public struct PlanDecider: Sendable {
+    public let profile: Profile
+    public init(profile: Profile) { self.profile = profile }
+
+    /// The state before any event.
+    public func initial(user: String) -> SubscriberState { SubscriberState(user: user) }
+
+    /// Folds one event (events must come in effect order: `time`, then log order).
+    public func evolve(_ state: SubscriberState, _ event: Event) -> SubscriberState {
+        var s = state
+        s.lastEventTime = event.time
+        s.rule = apply(event, to: &s)
+        return s
+    }
+
+    private func apply(_ e: Event, to s: inout SubscriberState) -> Rule {
+        let d = e.data
+        switch e.type {
+        case .accountCreated:
+            s.hasAccount = true
+            return .accountCreated
+        case .accountDeleted:
+            s.hasAccount = false
+            return .accountDeleted
+        case .purchase:
+            guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
+            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            let group = profile.group(of: product)
+            let isTrial = d.offer == .freeTrial
+            let firstInGroup = !s.trialUsedGroups.contains(group)
+            let env = d.environment ?? .production
+            let sub = Subscription(
+                product: product, group: group, originalTransaction: d.originalTransaction ?? txn, transaction: txn,
+                transactions: [txn], startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
+                price: d.price, currency: d.currency)
+            if env == .sandbox {
+                s.sandbox = sub
+                return .sandboxApart
+            }
+            s.everPurchased = true
+            s.subscription = sub
+            s.trialUsedGroups.insert(group)
+            if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
+            return .purchaseStartsPro
+        case .renewal:
+            guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
+            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            return withSubscription(e, &s, createIfMissing: true) { sub in
+                let rule: Rule
+                if sub.isTrial { rule = .trialConverted }
+                else if sub.billingIssueAt != nil { rule = .billingRecovered }
+                else if sub.endedAt != nil || e.time > sub.expires { rule = .lateRenewal }
+                else { rule = .renewal }
+                sub.product = product
+                sub.group = profile.group(of: product)
+                sub.transaction = txn
+                sub.transactions.insert(txn)
+                sub.expires = max(expires, sub.expires)
+                sub.isTrial = false
+                sub.autoRenew = true
+                sub.endedAt = nil
+                sub.endedBy = nil
+                sub.billingIssueAt = nil
+                sub.graceEndsAt = nil
+                sub.pendingProduct = nil
+                sub.price = d.price ?? sub.price
+                sub.currency = d.currency ?? sub.currency
+                return rule
+            }
+        case .cancellation:
+            return withSubscription(e, &s) { sub in
+                sub.autoRenew = false
+                return sub.isTrial ? .cancelDuringTrial : .cancelKeepsAccess
+            }
+        case .uncancellation:
+            return withSubscription(e, &s) { sub in
+                sub.autoRenew = true
+                return .uncancel
+            }
+        case .billingIssue:
+            return withSubscription(e, &s) { sub in
+                guard sub.endedAt == nil else { return .noSubscription }
+                if sub.billingIssueAt == nil { sub.billingIssueAt = e.time }
+                sub.graceEndsAt = d.graceExpires ?? (e.time + profile.billingGrace)
+                return .billingGrace
+            }
+        case .expiration:
+            return withSubscription(e, &s) { sub in
+                end(&sub, at: e.time, by: .expiration)
+                return .expiration
+            }
+        case .refund:
+            guard let txn = d.transaction else { return .noSubscription }
+            if let quantity = s.consumables.removeValue(forKey: txn) {
+                s.credits = max(0, s.credits - quantity)
+                return .refundOlder
+            }
+            return withSubscription(e, &s) { sub in
+                guard txn == sub.transaction else { return .refundOlder }
+                end(&sub, at: e.time, by: .refundCurrent)
+                sub.refundedTransaction = txn
+                return .refundCurrent
+            }
+        case .refundReversed:
+            guard let txn = d.transaction else { return .noSubscription }
+            return withSubscription(e, &s) { sub in
+                guard sub.refundedTransaction == txn, sub.endedBy == .refundCurrent else { return .refundOlder }
+                sub.endedAt = nil
+                sub.endedBy = nil
+                sub.refundedTransaction = nil
+                return .refundReversed
+            }
+        case .productChange:
+            guard let product = d.product else { return .noSubscription }
+            return withSubscription(e, &s) { sub in
+                if d.effective == .nextRenewal {
+                    sub.pendingProduct = product
+                    return .downgradeAtRenewal
+                }
+                sub.product = product
+                sub.group = profile.group(of: product)
+                if let expires = d.expires { sub.expires = expires }
+                sub.pendingProduct = nil
+                return .upgradeNow
+            }
+        case .revoke:
+            return withSubscription(e, &s) { sub in
+                end(&sub, at: e.time, by: .revoke)
+                return .revoke
+            }
+        case .transfer:
+            return withSubscription(e, &s) { sub in
+                end(&sub, at: e.time, by: .transferOut)
+                return .transferOut
+            }
+        case .consumablePurchase:
+            guard let txn = d.transaction, let quantity = d.quantity else { return .noSubscription }
+            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            if d.environment == .sandbox { return .sandboxApart }
+            s.everPurchased = true
+            s.credits += quantity
+            s.consumables[txn] = quantity
+            return .creditsAdded
+        case .creditsUsed:
+            s.credits = max(0, s.credits - (d.quantity ?? 0))
+            return .creditsUsed
+        case .notificationsDisabled:
+            if let c = d.category { s.disabledCategories.insert(c) }
+            return .notificationCategory
+        case .notificationsEnabled:
+            if let c = d.category { s.disabledCategories.remove(c) }
+            return .notificationCategory
+        case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
+             .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
+            return .appEvent
+        }
+    }
+
+    /// Receives a subscription transferred from another user at `time`.
+    public func receiveTransfer(_ state: SubscriberState, _ subscription: Subscription, at time: Timestamp) -> SubscriberState {
+        var s = state
+        var sub = subscription
+        sub.endedAt = nil
+        sub.endedBy = nil
+        s.subscription = sub
+        s.everPurchased = true
+        s.trialUsedGroups.insert(sub.group)
+        s.seenTransactions.formUnion(sub.transactions)
+        s.rule = .transferIn
+        s.lastEventTime = time
+        return s
+    }
+
+    private func end(_ sub: inout Subscription, at time: Timestamp, by rule: Rule) {
+        guard sub.endedAt == nil else { return }
+        sub.endedAt = time
+        sub.endedBy = rule
+        sub.billingIssueAt = nil
+        sub.graceEndsAt = nil
+    }
+
+    /// Runs `change` on the subscription the event is about: sandbox if the event says so or names
+    /// a sandbox transaction, else production. Without a subscription, nothing changes.
+    private func withSubscription(_ e: Event, _ s: inout SubscriberState, createIfMissing: Bool = false,
+                                  _ change: (inout Subscription) -> Rule) -> Rule {
+        let d = e.data
+        let txn = d.transaction ?? d.originalTransaction
+        let sandbox = d.environment == .sandbox
+            || (d.environment == nil && s.sandbox != nil
+                && (s.subscription == nil || txn.map { s.sandbox!.transactions.contains($0) || s.sandbox!.originalTransaction == $0 } == true))
+        if sandbox {
+            guard var sub = s.sandbox else { return .sandboxApart }
+            _ = change(&sub)
+            s.sandbox = sub
+            return .sandboxApart
+        }
+        if var sub = s.subscription {
+            let rule = change(&sub)
+            s.subscription = sub
+            return rule
+        }
+        guard createIfMissing, let product = d.product, let t = d.transaction, let expires = d.expires else { return .noSubscription }
+        let group = profile.group(of: product)
+        s.subscription = Subscription(
+            product: product, group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
+            transactions: [t], startedAt: e.time, expires: expires, isTrial: false, environment: .production,
+            price: d.price, currency: d.currency)
+        s.everPurchased = true
+        s.trialUsedGroups.insert(group)
+        return .renewalWithoutPurchase
+    }
+}

@@ -1,0 +1,86 @@
+/// The plan states of seed 004 (CH08 L349). Raw values are printed in JSON and frozen.
+public enum PlanState: String, Sendable, Hashable, CaseIterable {
+    case guest, free, trial, pro
+    case proGrace = "pro_grace"
+}
+
+/// Why a user is in `pro_grace`.
+public enum GraceReason: String, Sendable, Hashable { case billing, unverified }
+
+/// A user's plan as of one instant: what `state --format json` prints.
+public struct PlanView: Sendable, Equatable {
+    public var user: String
+    public var planState: PlanState
+    public var graceReason: GraceReason?
+    public var graceEndsAt: Timestamp?
+    public var entitlements: [String]
+    public var product: String?
+    public var expiresAt: Timestamp?
+    public var autoRenew: Bool?
+    public var trialEligible: Bool
+    public var credits: Int
+    public var billingIssue: Bool
+    public var badge: Int
+    public var tier: String
+    public var limits: [String: FeatureLimit]
+    /// The rule that explains this state.
+    public var rule: Rule
+}
+
+extension PlanDecider {
+    /// Evaluates the folded facts at `instant`: trial ends, grace ends and expiries take effect
+    /// here without any event. The state must hold only events with `time <= instant`.
+    public func view(_ s: SubscriberState, at instant: Timestamp) -> PlanView {
+        var plan: PlanState = (s.hasAccount || s.everPurchased) ? .free : .guest
+        var reason: GraceReason?
+        var graceEnds: Timestamp?
+        var rule = s.rule
+        var billingIssue = false
+        let sub = s.subscription
+        if let sub {
+            if let ended = sub.endedAt, ended <= instant {
+                plan = .free
+            } else if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt {
+                billingIssue = true
+                if instant < ends {
+                    plan = .proGrace; reason = .billing; graceEnds = ends; rule = .billingGrace
+                } else {
+                    plan = .free; rule = .billingGraceEnded
+                }
+            } else if instant < sub.expires {
+                plan = sub.isTrial ? .trial : .pro
+            } else if sub.autoRenew {
+                let ends = sub.expires + profile.unverifiedGrace
+                if instant < ends {
+                    plan = .proGrace; reason = .unverified; graceEnds = ends; rule = .unverifiedGrace
+                } else {
+                    plan = .free; rule = .unverifiedGraceEnded
+                }
+            } else {
+                plan = .free
+                rule = sub.isTrial ? .trialEnded : .cancelledEnded
+            }
+        }
+        let hasAccess = plan == .trial || plan == .pro || plan == .proGrace
+        let product = sub.flatMap { profile.product($0.product) }
+        let tierName = hasAccess ? (product?.tier ?? "free") : "free"
+        return PlanView(
+            user: s.user, planState: plan, graceReason: reason, graceEndsAt: graceEnds,
+            entitlements: hasAccess ? (product?.entitlement.map { [$0] } ?? []) : [],
+            product: sub?.product, expiresAt: sub?.expires, autoRenew: sub.map { $0.autoRenew && $0.endedAt == nil },
+            trialEligible: profile.trialDays > 0 && !s.trialUsedGroups.contains(profile.primaryGroup),
+            credits: s.credits, billingIssue: billingIssue, badge: billingIssue ? 1 : 0,
+            tier: tierName, limits: profile.tier(tierName)?.limits ?? [:], rule: rule)
+    }
+
+    /// The instants after `from` (up to `to`) at which a timer changes the plan without an event.
+    public func timers(_ s: SubscriberState, after from: Timestamp, upTo to: Timestamp) -> [Timestamp] {
+        guard let sub = s.subscription, sub.endedAt == nil else { return [] }
+        var out: [Timestamp] = []
+        if let ends = sub.graceEndsAt, sub.billingIssueAt != nil { out.append(ends) } else {
+            out.append(sub.expires)
+            if sub.autoRenew { out.append(sub.expires + profile.unverifiedGrace) }
+        }
+        return out.filter { $0 > from && $0 <= to }.sorted()
+    }
+}

@@ -1,0 +1,48 @@
+/// One auto-renewable subscription as the log describes it (facts, not yet evaluated at an instant).
+public struct Subscription: Sendable, Equatable {
+    public var product: String
+    public var group: String
+    public var originalTransaction: String
+    /// The current period's transaction.
+    public var transaction: String
+    public var transactions: Set<String>
+    public var startedAt: Timestamp
+    public var expires: Timestamp
+    public var autoRenew = true
+    /// The current period is a free trial.
+    public var isTrial: Bool
+    /// Access was ended by an event at this instant (expiration, refund, revoke, transfer).
+    public var endedAt: Timestamp?
+    public var endedBy: Rule?
+    public var refundedTransaction: String?
+    public var billingIssueAt: Timestamp?
+    public var graceEndsAt: Timestamp?
+    /// A change waiting for the next renewal.
+    public var pendingProduct: String?
+    public var environment: StoreEnvironment
+    /// Price of the current period, as reported.
+    public var price: Money?
+    public var currency: String?
+}
+
+/// Everything the log says about one user, folded in effect order.
+public struct SubscriberState: Sendable, Equatable {
+    public var user: String
+    public var hasAccount = false
+    public var everPurchased = false
+    /// The production subscription.
+    public var subscription: Subscription?
+    /// A sandbox subscription, kept apart.
+    public var sandbox: Subscription?
+    public var trialUsedGroups: Set<String> = []
+    public var credits = 0
+    public var consumables: [String: Int] = [:]
+    public var seenTransactions: Set<String> = []
+    public var disabledCategories: Set<String> = []
+    /// The rule the last event applied.
+    public var rule = Rule.initial
+    /// The time of the last event folded.
+    public var lastEventTime: Timestamp?
+
+    public init(user: String) { self.user = user }
+}

@@ -1,0 +1,219 @@
+import Testing
+@testable import SubscriptionDomain
+
+/// One test per rule row of seed 004 and CONTRACT.md §3.
+@Suite struct PlanRules {
+    @Test func CH08_L349_guestUntilAccountOrPurchase() {
+        #expect(plan([], asOf: "2026-01-01T00:00:00Z").planState == .guest)
+        #expect(plan([event(.paywallViewed, "2026-01-01T00:00:00Z") { $0.context = "onboarding" }], asOf: "2026-01-02T00:00:00Z").planState == .guest)
+        let created = plan([event(.accountCreated, "2026-01-01T00:00:00Z")], asOf: "2026-01-02T00:00:00Z")
+        #expect(created.planState == .free && created.rule == .accountCreated)
+    }
+
+    @Test func CH25_L589_trialStartsAtPurchaseAndBehavesLikePro() {
+        let v = plan([purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true)], asOf: "2026-01-07T00:00:00Z")
+        #expect(v.planState == .trial)
+        #expect(v.entitlements == ["pro"] && v.tier == "pro")
+        #expect(v.limits["practice"] == .enabled(true))
+        #expect(v.trialEligible == false)
+        #expect(v.rule == .purchaseStartsTrial)
+    }
+
+    @Test func CH08_L324_trialEndsFreeUnlessConverted() {
+        let trial = purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true)
+        // not converted, store reports expiration
+        let expired = plan([trial, event(.expiration, "2026-01-13T10:00:00Z")], asOf: "2026-01-13T10:00:01Z")
+        #expect(expired.planState == .free && expired.entitlements.isEmpty)
+        // converted
+        let converted = plan([trial, renewal("2026-01-13T10:00:00Z", expires: "2026-02-13T10:00:00Z", txn: "t2")], asOf: "2026-01-14T00:00:00Z")
+        #expect(converted.planState == .pro && converted.rule == .trialConverted)
+    }
+
+    @Test func CH25_L590_cancelDuringTrialKeepsTrialUntilItEndsThenFree() {
+        let events = [purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true), event(.cancellation, "2026-01-08T09:00:00Z")]
+        let during = plan(events, asOf: "2026-01-12T00:00:00Z")
+        #expect(during.planState == .trial && during.autoRenew == false && during.rule == .cancelDuringTrial)
+        let after = plan(events, asOf: "2026-01-13T10:00:00Z")
+        #expect(after.planState == .free && after.rule == .trialEnded)
+    }
+
+    @Test func CH25_L582_trialOncePerUserPerGroup() {
+        let first = purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true)
+        #expect(plan([], asOf: "2026-01-01T00:00:00Z").trialEligible)
+        #expect(plan([first], asOf: "2026-01-07T00:00:00Z").trialEligible == false)
+        let paid = purchase("2026-01-06T10:00:00Z", expires: "2026-02-06T10:00:00Z")
+        #expect(plan([paid], asOf: "2026-03-07T00:00:00Z").trialEligible == false)
+        let again = plan([first, event(.expiration, "2026-01-13T10:00:00Z"),
+                          purchase("2026-03-01T00:00:00Z", expires: "2026-03-08T00:00:00Z", txn: "t9", trial: true)], asOf: "2026-03-02T00:00:00Z")
+        #expect(again.rule == .trialOncePerGroup)
+    }
+
+    @Test func SK_D01_billingGraceThreeDaysThenFree() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.billingIssue, "2026-02-01T00:00:00Z")]
+        let grace = plan(events, asOf: "2026-02-03T23:59:59Z")
+        #expect(grace.planState == .proGrace && grace.graceReason == .billing)
+        #expect(grace.graceEndsAt == at("2026-02-04T00:00:00Z"))
+        #expect(grace.billingIssue && grace.badge == 1 && grace.entitlements == ["pro"])
+        let after = plan(events, asOf: "2026-02-04T00:00:00Z")
+        #expect(after.planState == .free && after.rule == .billingGraceEnded)
+    }
+
+    @Test func SK_D01_graceExpiresFromTheStoreWins() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
+                      event(.billingIssue, "2026-02-01T00:00:00Z") { $0.graceExpires = at("2026-02-17T00:00:00Z") }]
+        #expect(plan(events, asOf: "2026-02-10T00:00:00Z").planState == .proGrace)
+        #expect(plan(events, asOf: "2026-02-17T00:00:00Z").planState == .free)
+    }
+
+    @Test func SK_D01_billingGraceLengthComesFromTheProfile() {
+        var seven = Profile.handz
+        seven.billingGraceDays = 7
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.billingIssue, "2026-02-01T00:00:00Z")]
+        #expect(plan(events, asOf: "2026-02-05T00:00:00Z", profile: seven).planState == .proGrace)
+        #expect(plan(events, asOf: "2026-02-05T00:00:00Z").planState == .free)
+    }
+
+    @Test func SK_D01_renewalDuringGraceRecovers() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.billingIssue, "2026-02-01T00:00:00Z"),
+                      renewal("2026-02-02T00:00:00Z", expires: "2026-03-02T00:00:00Z", txn: "t2")]
+        let v = plan(events, asOf: "2026-02-10T00:00:00Z")
+        #expect(v.planState == .pro && v.billingIssue == false && v.badge == 0 && v.rule == .billingRecovered)
+    }
+
+    @Test func SK_D04_unverifiedGrace24HoursAfterExpiresWithoutRenewalOrExpiration() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z")]
+        let grace = plan(events, asOf: "2026-02-01T12:00:00Z")
+        #expect(grace.planState == .proGrace && grace.graceReason == .unverified)
+        #expect(grace.graceEndsAt == at("2026-02-02T00:00:00Z"))
+        #expect(plan(events, asOf: "2026-02-02T00:00:00Z").planState == .free)
+        #expect(plan(events, asOf: "2026-02-02T00:00:00Z").rule == .unverifiedGraceEnded)
+    }
+
+    @Test func cancelledSubscriptionSimplyEndsAtExpires() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.cancellation, "2026-01-10T00:00:00Z")]
+        #expect(plan(events, asOf: "2026-01-31T00:00:00Z").planState == .pro)
+        let after = plan(events, asOf: "2026-02-01T00:00:00Z")
+        #expect(after.planState == .free && after.graceReason == nil && after.rule == .cancelledEnded)
+    }
+
+    @Test func uncancellationTurnsAutoRenewBackOn() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.cancellation, "2026-01-10T00:00:00Z"),
+                      event(.uncancellation, "2026-01-11T00:00:00Z")]
+        #expect(plan(events, asOf: "2026-01-20T00:00:00Z").autoRenew == true)
+        #expect(plan(events, asOf: "2026-02-01T01:00:00Z").planState == .proGrace)
+    }
+
+    @Test func lateRenewalAfterExpiryRestoresPro() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
+                      renewal("2026-02-03T00:00:00Z", expires: "2026-03-03T00:00:00Z", txn: "t2")]
+        #expect(plan(events, asOf: "2026-02-02T12:00:00Z").planState == .free)
+        let v = plan(events, asOf: "2026-02-04T00:00:00Z")
+        #expect(v.planState == .pro && v.rule == .lateRenewal)
+    }
+
+    @Test func SK_D08_refundOfTheCurrentTransactionEndsAccessAtOnce() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
+                      event(.refund, "2026-01-05T00:00:00Z") { $0.transaction = "t1" }]
+        #expect(plan(events, asOf: "2026-01-04T00:00:00Z").planState == .pro)
+        let v = plan(events, asOf: "2026-01-05T00:00:00Z")
+        #expect(v.planState == .free && v.rule == .refundCurrent)
+    }
+
+    @Test func SK_D08_refundOfAnOlderTransactionChangesOnlyTheBooks() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
+                      renewal("2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z", txn: "t2"),
+                      event(.refund, "2026-02-05T00:00:00Z") { $0.transaction = "t1" }]
+        let v = plan(events, asOf: "2026-02-06T00:00:00Z")
+        #expect(v.planState == .pro && v.rule == .refundOlder)
+    }
+
+    @Test func refundReversedRestoresAccess() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
+                      event(.refund, "2026-01-05T00:00:00Z") { $0.transaction = "t1" },
+                      event(.refundReversed, "2026-01-07T00:00:00Z") { $0.transaction = "t1" }]
+        let v = plan(events, asOf: "2026-01-08T00:00:00Z")
+        #expect(v.planState == .pro && v.rule == .refundReversed)
+    }
+
+    @Test func revokeEndsAccessAtOnce() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", product: "com.sportstime.pro.monthly"),
+                      event(.revoke, "2026-01-09T00:00:00Z") { $0.reason = "family_sharing_removed" }]
+        let v = plan(events, asOf: "2026-01-09T00:00:00Z", profile: .sportstime)
+        #expect(v.planState == .free && v.rule == .revoke)
+    }
+
+    @Test func SK_D07_upgradeAppliesAtOnceDowngradeAtNextRenewal() {
+        let base = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", product: "howru_premium_monthly")]
+        let up = plan(base + [event(.productChange, "2026-01-10T00:00:00Z") { $0.product = "howru_family_monthly" }], asOf: "2026-01-11T00:00:00Z", profile: .howru)
+        #expect(up.entitlements == ["family"] && up.limits["checkers"] == .count(5) && up.rule == .upgradeNow)
+        let downEvents = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", product: "howru_family_monthly"),
+                          event(.productChange, "2026-01-10T00:00:00Z") { $0.product = "howru_premium_monthly"; $0.effective = .nextRenewal }]
+        let before = plan(downEvents, asOf: "2026-01-11T00:00:00Z", profile: .howru)
+        #expect(before.entitlements == ["family"] && before.rule == .downgradeAtRenewal)
+        let after = plan(downEvents + [renewal("2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z", txn: "t2", product: "howru_premium_monthly")], asOf: "2026-02-02T00:00:00Z", profile: .howru)
+        #expect(after.entitlements == ["premium"])
+    }
+
+    @Test func transferMovesTheSubscriptionAway() {
+        let decider = PlanDecider(profile: .handz)
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.transfer, "2026-01-10T00:00:00Z") { $0.to = "u2" }]
+        let source = plan(events, asOf: "2026-01-11T00:00:00Z")
+        #expect(source.planState == .free && source.rule == .transferOut)
+        let before = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
+            .state(decider, user: "u1", at: at("2026-01-09T00:00:00Z"))
+        let received = decider.receiveTransfer(decider.initial(user: "u2"), before.subscription!, at: at("2026-01-10T00:00:00Z"))
+        #expect(decider.view(received, at: at("2026-01-11T00:00:00Z")).planState == .pro)
+    }
+
+    @Test func creditsAddUpAndNeverGoBelowZero() {
+        let events = [event(.consumablePurchase, "2026-01-01T00:00:00Z") { $0.product = "howru_sms_20"; $0.transaction = "c1"; $0.quantity = 20 },
+                      event(.creditsUsed, "2026-01-02T00:00:00Z") { $0.quantity = 5 },
+                      event(.creditsUsed, "2026-01-03T00:00:00Z") { $0.quantity = 50 }]
+        #expect(plan(Array(events.prefix(2)), asOf: "2026-01-02T00:00:00Z", profile: .howru).credits == 15)
+        let v = plan(events, asOf: "2026-01-04T00:00:00Z", profile: .howru)
+        #expect(v.credits == 0 && v.rule == .creditsUsed && v.planState == .free)
+    }
+
+    @Test func sandboxEventsAreKeptApartFromProduction() {
+        let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", env: .sandbox)]
+        let v = plan(events, asOf: "2026-01-02T00:00:00Z")
+        #expect(v.planState == .guest && v.entitlements.isEmpty && v.rule == .sandboxApart)
+        let mixed = plan(events + [purchase("2026-01-05T00:00:00Z", expires: "2026-02-05T00:00:00Z", txn: "t2"),
+                                   event(.cancellation, "2026-01-06T00:00:00Z") { $0.environment = .sandbox }], asOf: "2026-01-07T00:00:00Z")
+        #expect(mixed.planState == .pro && mixed.autoRenew == true)
+    }
+
+    @Test func sameTransactionReportedTwiceCountsOnce() {
+        let p = purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z")
+        var copy = p
+        copy.id = "client-sync-of-t1"
+        copy.time = at("2026-01-01T00:00:05Z")
+        let v = plan([p, copy], asOf: "2026-01-02T00:00:00Z")
+        #expect(v.planState == .pro && v.rule == .duplicateTransaction)
+    }
+
+    @Test func eventsTakeEffectInTimeOrderWhateverTheArrivalOrder() {
+        let cancel = event(.cancellation, "2026-01-10T00:00:00Z")
+        let p = purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z")
+        #expect(plan([cancel, p], asOf: "2026-02-01T01:00:00Z") == plan([p, cancel], asOf: "2026-02-01T01:00:00Z"))
+        #expect(plan([cancel, p], asOf: "2026-02-01T01:00:00Z").planState == .free)
+    }
+
+    @Test func CH08_L343_pendingOrFailedPurchaseKeepsTheCurrentPlan() {
+        let v = plan([event(.accountCreated, "2026-01-01T00:00:00Z"), event(.purchasePending, "2026-01-02T00:00:00Z"),
+                      event(.purchaseFailed, "2026-01-02T00:01:00Z") { $0.reason = "declined" }], asOf: "2026-01-03T00:00:00Z")
+        #expect(v.planState == .free && v.rule == .appEvent)
+    }
+
+    @Test func CH34_L771_deletingTheAccountDoesNotCancelTheSubscription() {
+        let v = plan([purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.accountDeleted, "2026-01-05T00:00:00Z")], asOf: "2026-01-06T00:00:00Z")
+        #expect(v.planState == .pro && v.rule == .accountDeleted)
+    }
+
+    @Test func timersTakeEffectWithoutAnyEvent() {
+        let decider = PlanDecider(profile: .handz)
+        let events = [purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true), event(.cancellation, "2026-01-07T00:00:00Z")]
+        let s = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) }).state(decider, user: "u1", at: at("2026-02-01T00:00:00Z"))
+        #expect(decider.timers(s, after: at("2026-01-07T00:00:00Z"), upTo: at("2026-02-01T00:00:00Z")) == [at("2026-01-13T10:00:00Z")])
+    }
+}
