@@ -1,0 +1,90 @@
+import Testing
+@testable import SubscriptionDomain
+
+@Suite struct EventCodecCorpus {
+    static let valid: [String] = [
+        #"{"id":"evt_01","type":"purchase","user":"u_42","time":"2026-01-06T10:00:00Z","data":{"product":"pro.monthly","transaction":"t_1","expires":"2026-01-13T10:00:00Z","offer":"free_trial","price":"9.99","currency":"USD"}}"#,
+        #"  { "user" : "u" , "time":"2026-01-06T10:00:00.250Z", "type":"cancellation", "id":"x" }  "#,
+        #"{"id":"\u00e9v\n\"q\"","type":"paywall_viewed","user":"ü","time":"2026-01-06T10:00:00Z","data":{"context":"a\/b","trialEligible":true,"custom":{"n":[1,-2.5e3,null,true,{"k":"v"}]}}}"#,
+        #"{"id":"s","type":"restore_failed","user":"u","time":"2026-01-06T12:00:00+02:00","data":{"errorCode":42}}"#,
+        #"{"id":"emoji","type":"purchase_failed","user":"u","time":"2026-01-06T10:00:00Z","data":{"reason":"\ud83d\ude00"},"source":"client"}"#,
+        #"{"id":"e","type":"credits_used","user":"u","time":"2026-01-06T10:00:00Z","data":{"quantity":3},"position":7,"version":2,"recorded":"2026-01-06T10:00:01Z"}"#,
+    ]
+
+    @Test func trickyValidLinesDecode() throws {
+        let e0 = try EventCodec.decode(Self.valid[0])
+        #expect(e0.type == .purchase && e0.data.offer == .freeTrial && e0.data.price == Money(micros: 9_990_000))
+        let e1 = try EventCodec.decode(Self.valid[1])
+        #expect(e1.time.nanoseconds % 1_000_000_000 == 250_000_000)
+        let e2 = try EventCodec.decode(Self.valid[2])
+        #expect(e2.id == "év\n\"q\"" && e2.user == "ü" && e2.data.context == "a/b")
+        #expect(e2.data.extra == [.init(name: "custom", rawJSON: #"{"n":[1,-2.5e3,null,true,{"k":"v"}]}"#)])
+        let e3 = try EventCodec.decode(Self.valid[3])
+        #expect(e3.time == at("2026-01-06T10:00:00Z") && e3.data.errorCode == "42")
+        #expect(try EventCodec.decode(Self.valid[4]).data.reason == "😀")
+        #expect(try EventCodec.decode(Self.valid[5]).data.quantity == 3)
+    }
+
+    @Test func encodeThenDecodeGivesTheSameEvent() throws {
+        for line in Self.valid {
+            let e = try EventCodec.decode(line)
+            let again = try EventCodec.decode(EventCodec.encode(e))
+            #expect(again == e, "\(line)")
+            #expect(EventCodec.encode(again) == EventCodec.encode(e))
+        }
+    }
+
+    @Test func unknownDataFieldsAreWrittenBackUnchanged() throws {
+        let e = try EventCodec.decode(Self.valid[2])
+        #expect(EventCodec.encode(e).contains(#""custom":{"n":[1,-2.5e3,null,true,{"k":"v"}]}"#))
+    }
+
+    static let invalid: [(String, String)] = [
+        ("not json", "expected '{' (an event is a JSON object)"),
+        (#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t"}}"#, "type 'purchase' requires data.expires"),
+        (#"{"id":"a","type":"upgrade","user":"u","time":"2026-01-06T10:00:00Z"}"#, "unknown event type 'upgrade'"),
+        (#"{"id":"a","type":"revoke","time":"2026-01-06T10:00:00Z"}"#, "missing required field 'user'"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06 10:00:00"}"#, "field 'time': '2026-01-06 10:00:00' is not an RFC 3339 time such as 2026-01-06T10:00:00Z"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-02-30T10:00:00Z"}"#, "field 'time': '2026-02-30T10:00:00Z' is not an RFC 3339 time such as 2026-01-06T10:00:00Z"),
+        (#"{"id":"a","type":"refund","user":"u","time":"2026-01-06T10:00:00Z","data":{"transaction":"t","price":9.99}}"#, "field 'data.price': expected a decimal string such as \"9.99\" (money is never a JSON number)"),
+        (#"{"id":"a","type":"credits_used","user":"u","time":"2026-01-06T10:00:00Z","data":{"quantity":"3"}}"#, "field 'data.quantity': expected a positive integer"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z","extra":1}"#, "unknown top-level field 'extra' (extra fields belong in data)"),
+        (#"{"id":"a","id":"b","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#, "duplicate field 'id'"),
+        (#"{"id":"","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#, "field 'id' is empty"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"} x"#, "unexpected text after the event object"),
+        (#"{"id":"a\q","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#, "invalid escape \\q"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z","data":{"x":[1,}}"#, "unexpected character '}', expected a value"),
+        (#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","currency":"usd"}}"#, "field 'data.currency': 'usd' is not an ISO 4217 code such as USD"),
+        (#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","offer":"promo"}}"#, "field 'data.offer': 'promo' is not free_trial, intro or none"),
+        (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z""#, "unexpected end of line, expected ',' or '}'"),
+        (#"{"id":"\ud800","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#, "unpaired surrogate in \\u escape"),
+    ]
+
+    @Test(arguments: invalid) func invalidLinesAreRejectedWithAPreciseReason(line: String, reason: String) {
+        #expect(throws: EventDecodingError.self) { try EventCodec.decode(line) }
+        do { _ = try EventCodec.decode(line) } catch { #expect(error.reason == reason) }
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        var bytes = Array(#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#.utf8)
+        bytes[7] = 0xFF
+        #expect(throws: EventDecodingError.self) { try EventCodec.decode(bytes) }
+    }
+
+    @Test func timestampsRoundTripWithTheirFraction() {
+        for s in ["2026-01-06T10:00:00Z", "2026-01-06T10:00:00.250Z", "2024-02-29T23:59:59.000001Z", "1999-12-31T00:00:00.123456789Z"] {
+            #expect(Timestamp.parse(s)!.description == s)
+        }
+        #expect(Timestamp.parse("2026-01-06T10:00:00.2Z")!.description == "2026-01-06T10:00:00.200Z")
+        #expect(Timestamp.parse("2025-02-29T00:00:00Z") == nil)
+        #expect(Timestamp.parse("2026-01-06T24:00:00Z") == nil)
+    }
+
+    @Test func moneyIsExactDecimal() {
+        #expect(Money.parse("9.99")!.description == "9.99")
+        #expect(Money.parse("10")!.description == "10.00")
+        #expect(Money.parse("0.000001")!.micros == 1)
+        #expect(Money.parse("1.") == nil && Money.parse(".5") == nil && Money.parse("-1") == nil && Money.parse("1e3") == nil)
+        #expect(Money.parse("9.99")!.percent(15).description == "1.4985")
+    }
+}

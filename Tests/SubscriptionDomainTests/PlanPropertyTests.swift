@@ -1,0 +1,88 @@
+import Testing
+@testable import SubscriptionDomain
+
+/// Properties over generated histories (bounded: a few thousand cases).
+@Suite struct PlanProperties {
+    /// A random but plausible history for one user, with distinct times.
+    static func history(_ rng: inout SplitMix64) -> [Event] {
+        var events: [Event] = []
+        var t = at("2026-01-01T00:00:00Z").nanoseconds
+        var txn = 0
+        func step() -> Timestamp { t += Int64.random(in: 1...(6 * 86_400), using: &rng) * 1_000_000_000; return Timestamp(nanoseconds: t) }
+        func add(_ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
+            var d = EventData()
+            set(&d)
+            events.append(Event(id: "e\(events.count)", type: type, user: "u1", time: step(), data: d))
+        }
+        let products = ["howru_premium_monthly", "howru_family_monthly"]
+        for _ in 0..<Int.random(in: 1...14, using: &rng) {
+            switch Int.random(in: 0..<14, using: &rng) {
+            case 0: add(.accountCreated)
+            case 1, 2:
+                txn += 1
+                let start = t
+                add(.purchase) { $0.product = products.randomElement(using: &rng)!; $0.transaction = "t\(txn)"
+                    $0.expires = Timestamp(nanoseconds: start + 7 * 86_400_000_000_000); $0.offer = Bool.random(using: &rng) ? .freeTrial : nil }
+            case 3, 4:
+                txn += 1
+                let start = t
+                add(.renewal) { $0.product = products.randomElement(using: &rng)!; $0.transaction = "t\(txn)"
+                    $0.expires = Timestamp(nanoseconds: start + 30 * 86_400_000_000_000) }
+            case 5: add(.cancellation)
+            case 6: add(.uncancellation)
+            case 7: add(.billingIssue)
+            case 8: add(.expiration)
+            case 9: let n = Int.random(in: 1...max(1, txn), using: &rng); add(.refund) { $0.transaction = "t\(n)" }
+            case 10: add(.productChange) { $0.product = products.randomElement(using: &rng)!; $0.effective = Bool.random(using: &rng) ? .nextRenewal : nil }
+            case 11: add(.revoke)
+            case 12: txn += 1; add(.consumablePurchase) { $0.product = "howru_sms_20"; $0.transaction = "t\(txn)"; $0.quantity = 20 }
+            default: add(.creditsUsed) { $0.quantity = Int.random(in: 1...30, using: &rng) }
+            }
+        }
+        return events
+    }
+
+    static func views(_ events: [Event], at instants: [Timestamp]) -> [PlanView] {
+        let timeline = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
+        return instants.map { timeline.view(PlanDecider(profile: .howru), user: "u1", at: $0) }
+    }
+
+    static func instants(_ events: [Event]) -> [Timestamp] {
+        events.flatMap { [$0.time, $0.time + .hours(12), $0.time + .days(3), $0.time + .days(40)] }
+    }
+
+    @Test func shufflingTheArrivalOrderDoesNotChangeTheStateAtAnyInstant() {
+        var rng = SplitMix64(seed: 1)
+        for _ in 0..<1000 {
+            let events = Self.history(&rng)
+            let instants = Self.instants(events)
+            #expect(Self.views(events.shuffled(using: &rng), at: instants) == Self.views(events, at: instants))
+        }
+    }
+
+    @Test func appendingACopyOfAnyEventDoesNotChangeIt() {
+        var rng = SplitMix64(seed: 2)
+        for _ in 0..<1000 {
+            let events = Self.history(&rng)
+            let instants = Self.instants(events)
+            let copy = events.randomElement(using: &rng)!
+            var sameTransaction = copy
+            sameTransaction.id += "-resent"
+            let expected = Self.views(events, at: instants)
+            #expect(Self.views(events + [copy], at: instants) == expected)
+            if copy.data.transaction != nil && [.purchase, .renewal, .consumablePurchase, .refund].contains(copy.type) {
+                #expect(Self.views(events + [sameTransaction], at: instants).map(\.planState) == expected.map(\.planState))
+            }
+        }
+    }
+
+    @Test func theStateAsOfAnInstantDoesNotDependOnLaterEvents() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<1000 {
+            let events = Self.history(&rng)
+            let cut = events.randomElement(using: &rng)!.time
+            let instants = Self.instants(events).filter { $0 <= cut }
+            #expect(Self.views(events.filter { $0.time <= cut }, at: instants) == Self.views(events, at: instants))
+        }
+    }
+}
