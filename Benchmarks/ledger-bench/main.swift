@@ -1,6 +1,7 @@
 // ledger-bench: reproducible release-build benchmarks. Run: swift run -c release ledger-bench <name> [args]
 import Foundation
 import EventStore
+import SubscriptionDomain
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -76,6 +77,30 @@ case "hash":
     let small = [UInt8](repeating: 0x61, count: 280)
     let t3 = seconds { for _ in 0..<200_000 { d = SHA256.hash(small) } }
     print(String(format: "sha256 of 280-byte bodies: %.0f hashes/s", 200_000 / t3))
+case "fold":
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    let generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
+    var events = generator.events()
+    while events.count < users * 10 { events += generator.events().prefix(users * 10 - events.count) }
+    var lines: [[UInt8]] = events.map { Array(EventCodec.encode($0).utf8) }
+    lines = Array(lines.prefix(users * 10))
+    let bytes = lines.reduce(0) { $0 + $1.count }
+    var decoded = 0
+    let decodeTime = try seconds { for l in lines { _ = try EventCodec.decode(l); decoded += 1 } }
+    print(String(format: "decode  %d events (%.0f B avg) with timestamps: %.3f s, %.0f events/s", decoded, Double(bytes) / Double(lines.count), decodeTime, Double(decoded) / decodeTime))
+    let decider = PlanDecider(profile: .handz)
+    var states: [String: SubscriberState] = [:]
+    states.reserveCapacity(users)
+    let foldTime = try seconds {
+        for l in lines {
+            let e = try EventCodec.decode(l)
+            decider.evolve(&states[e.user, default: decider.initial(user: e.user)], e)
+        }
+    }
+    let instant = Timestamp.parse("2026-06-01T00:00:00Z")!
+    var pro = 0
+    for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
+    print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:

@@ -79,40 +79,33 @@ public enum EventCodec {
         return try result.get()
     }
 
+    /// `data.<field>`, built only when an error message needs it.
+    struct FieldName: CustomStringConvertible {
+        let field: EventField
+        var description: String { "data." + field.rawValue }
+    }
+
     enum TopField: UInt16 {
         case id, type, user, time, data, source, position, version, recorded
         var name: String { "\(self)" }
         static func from(_ b: UnsafeRawBufferPointer) -> TopField? {
-            switch b.count {
-            case 2: return b[0] == 0x69 && b[1] == 0x64 ? .id : nil
-            case 4:
-                if b.elementsEqual("type".utf8) { return .type }
-                if b.elementsEqual("user".utf8) { return .user }
-                if b.elementsEqual("time".utf8) { return .time }
-                if b.elementsEqual("data".utf8) { return .data }
-                return nil
-            case 6: return b.elementsEqual("source".utf8) ? .source : nil
-            case 7: return b.elementsEqual("version".utf8) ? .version : nil
-            case 8:
-                if b.elementsEqual("position".utf8) { return .position }
-                return b.elementsEqual("recorded".utf8) ? .recorded : nil
-            default: return nil
-            }
+            table.index(of: b).flatMap { TopField(rawValue: UInt16($0)) }
         }
+        private static let table = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
     }
 
-    private static func stringToken(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> JSONScanner.Token {
+    private static func stringToken(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> JSONScanner.Token {
         guard s.peek() == 0x22 else { throw EventDecodingError("field '\(field)': expected a string", column: s.i + 1) }
         return try s.string()
     }
 
-    private static func nonEmptyString(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> String {
+    private static func nonEmptyString(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> String {
         let v = try s.text(try stringToken(&s, field))
         guard !v.isEmpty else { throw EventDecodingError("field '\(field)' is empty") }
         return v
     }
 
-    private static func timestamp(_ s: inout JSONScanner, _ field: String) throws(EventDecodingError) -> Timestamp {
+    private static func timestamp(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> Timestamp {
         let t = try stringToken(&s, field)
         guard let v = s.withBytes(t, { Timestamp.parse($0) }) else {
             throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
@@ -129,7 +122,7 @@ public enum EventCodec {
         while true {
             let keyToken = try s.string()
             try s.expect(0x3A, "':' after a field name")
-            guard let field = s.withBytes(keyToken, { EventField.from($0) }) else {
+            guard let (field, fieldIndex) = s.withBytes(keyToken, { EventField.from($0) }) else {
                 let name = try s.text(keyToken)
                 guard extraNames.insert(name).inserted else { throw EventDecodingError("duplicate field 'data.\(name)'") }
                 let range = try s.skipValue(depth: 1)
@@ -138,14 +131,13 @@ public enum EventCodec {
                 try s.expect(0x7D, "',' or '}'")
                 return
             }
-            let name = "data." + field.rawValue
-            let bit = UInt32(1) << UInt32(EventField.allCases.firstIndex(of: field)!)
-            guard seen & bit == 0 else { throw EventDecodingError("duplicate field '\(name)'") }
+            let bit = UInt32(1) << UInt32(fieldIndex)
+            guard seen & bit == 0 else { throw EventDecodingError("duplicate field 'data.\(field.rawValue)'") }
             seen |= bit
             if s.peek() == 0x6E {
                 try s.literal("null")
             } else {
-                try decodeField(field, name, &s, &d)
+                try decodeField(field, &s, &d)
             }
             if s.peek() == 0x2C { s.i += 1; continue }
             try s.expect(0x7D, "',' or '}'")
@@ -153,7 +145,8 @@ public enum EventCodec {
         }
     }
 
-    private static func decodeField(_ field: EventField, _ name: String, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
+    private static func decodeField(_ field: EventField, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
+        let name = FieldName(field: field)
         switch field {
         case .product: d.product = try nonEmptyString(&s, name)
         case .transaction: d.transaction = try nonEmptyString(&s, name)

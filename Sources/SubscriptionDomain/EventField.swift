@@ -4,12 +4,12 @@ public enum EventField: String, Sendable, CaseIterable {
     case reason, graceExpires, effective, to, quantity
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
-    static func from(_ b: UnsafeRawBufferPointer) -> EventField? {
-        for f in allCases where f.rawValue.utf8.count == b.count {
-            if f.rawValue.utf8.elementsEqual(b) { return f }
-        }
-        return nil
+    /// The field and its index in `allCases` (used as a bit for duplicate checks).
+    static func from(_ b: UnsafeRawBufferPointer) -> (field: EventField, index: Int)? {
+        table.index(of: b).map { (allCasesArray[$0], $0) }
     }
+    private static let allCasesArray = Array(allCases)
+    private static let table = TagTable(allCases.map(\.rawValue))
 }
 
 /// How a purchase was offered.

@@ -61,9 +61,8 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
 
     /// Looks a type up by its frozen tag in raw bytes.
     static func from(_ b: UnsafeRawBufferPointer) -> EventType? {
-        for t in allCases where t.rawValue.utf8.count == b.count {
-            if t.rawValue.utf8.elementsEqual(b) { return t }
-        }
-        return nil
+        table.index(of: b).map { allCasesArray[$0] }
     }
+    private static let allCasesArray = Array(allCases)
+    private static let table = TagTable(allCases.map(\.rawValue))
 }

@@ -11,9 +11,14 @@ public struct PlanDecider: Sendable {
     /// Folds one event (events must come in effect order: `time`, then log order).
     public func evolve(_ state: SubscriberState, _ event: Event) -> SubscriberState {
         var s = state
+        evolve(&s, event)
+        return s
+    }
+
+    /// The same fold in place, for replay loops that keep states in a table (no copy-on-write).
+    public func evolve(_ s: inout SubscriberState, _ event: Event) {
         s.lastEventTime = event.time
         s.rule = apply(event, to: &s)
-        return s
     }
 
     private func apply(_ e: Event, to s: inout SubscriberState) -> Rule {
@@ -192,16 +197,11 @@ public struct PlanDecider: Sendable {
             || (d.environment == nil && s.sandbox != nil
                 && (s.subscription == nil || txn.map { s.sandbox!.transactions.contains($0) || s.sandbox!.originalTransaction == $0 } == true))
         if sandbox {
-            guard var sub = s.sandbox else { return .sandboxApart }
-            _ = change(&sub)
-            s.sandbox = sub
+            guard s.sandbox != nil else { return .sandboxApart }
+            _ = change(&s.sandbox!)
             return .sandboxApart
         }
-        if var sub = s.subscription {
-            let rule = change(&sub)
-            s.subscription = sub
-            return rule
-        }
+        if s.subscription != nil { return change(&s.subscription!) }
         guard createIfMissing, let product = d.product, let t = d.transaction, let expires = d.expires else { return .noSubscription }
         let group = profile.group(of: product)
         s.subscription = Subscription(
