@@ -88,6 +88,14 @@ public final class EventLog {
         try withWriterLock { () throws in try catchUp() }
     }
 
+    /// The largest record body this handle accepts.
+    public var maxRecordSize: Int { options.maxRecordSize }
+
+    /// The bytes a record takes in the log, to check against `maxRecordSize` before appending.
+    public static func recordSize(id: String, stream: String, payload: Int) -> Int {
+        LogFormat.bodyFixedSize + id.utf8.count + stream.utf8.count + payload
+    }
+
     /// The last version of a stream (0 if it has no records).
     public func version(of stream: String) -> UInt64 { streams[stream]?.version ?? 0 }
 

@@ -13,6 +13,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// A span of time in nanoseconds.
     public struct Duration: Sendable, Hashable, Comparable {
         public var nanoseconds: Int64
+        public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
         public static func < (a: Duration, b: Duration) -> Bool { a.nanoseconds < b.nanoseconds }
         public static func hours(_ h: Int) -> Duration { Duration(nanoseconds: Int64(h) * 3_600_000_000_000) }
         public static func days(_ d: Int) -> Duration { hours(d * 24) }

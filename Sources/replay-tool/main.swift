@@ -1,1 +1,59 @@
-print("replay-tool")
+import Foundation
+import EventStore
+import Projections
+import SubscriptionDomain
+
+/// replay-tool: the command line of the subscription ledger (CONTRACT.md §5).
+let commands: [CommandSpec] = [
+    LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
+    QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify,
+    QueryCommands.diff, QueryCommands.revenue, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
+]
+
+func toolHelp() -> String {
+    var out = """
+    replay-tool: the subscription ledger's command line.
+
+    usage: replay-tool COMMAND [options]   (replay-tool COMMAND --help for its options)
+
+    commands:
+
+    """
+    let width = commands.map(\.name.count).max() ?? 0
+    for c in commands { out += "  " + c.name.padding(width) + "  " + c.summary + "\n" }
+    out += "\nexit status: 0 ok, 1 the input or the log had something wrong (rejected lines, damage), 2 usage error.\n"
+    return out
+}
+
+func runTool(_ args: [String]) -> Int32 {
+    guard let name = args.first, !["--help", "-h", "help"].contains(name) else {
+        if args.count > 1, let c = commands.first(where: { $0.name == args[1] }) { Console.out(ArgumentParser.help(c)) } else { Console.out(toolHelp()) }
+        return args.isEmpty ? 2 : 0
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        Console.err("replay-tool: unknown command '\(name)' (see replay-tool --help)")
+        return 2
+    }
+    let rest = Array(args.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        Console.out(ArgumentParser.help(command))
+        return 0
+    }
+    do {
+        let parsed = try ArgumentParser.parse(rest, for: command)
+        return try command.run(parsed)
+    } catch let e as ToolError {
+        Console.err("replay-tool \(name): \(e.message)")
+        return e.exitCode
+    } catch let e as EventStoreError {
+        Console.err("replay-tool \(name): \(e.description)")
+        return e.code == .invalidArgument ? 2 : 1
+    } catch {
+        Console.err("replay-tool \(name): \(error)")
+        return 1
+    }
+}
+
+let status = runTool(Array(CommandLine.arguments.dropFirst()))
+Console.flush()
+exit(status)

@@ -1,2 +1,0 @@
-import EventStore
-public enum ProjectionsPlaceholder {}

@@ -1,0 +1,102 @@
+import Foundation
+import EventStore
+import SubscriptionDomain
+
+/// Full rebuild of every read model from the log: one pass per partition (users split by a hash
+/// of their id, folded in parallel), then users whose events arrived out of time order are folded
+/// again from their own stream in effect order, then transfers are handed to their recipients.
+public enum Replay {
+    /// Folds the log in `directory`.
+    public static func run(directory: String, options: ReplayOptions) throws -> LedgerSnapshot {
+        let partitions = max(1, options.partitions)
+        let results = PartitionResults(count: partitions)
+        DispatchQueue.concurrentPerform(iterations: partitions) { p in
+            do {
+                let log = try EventLog(directory: directory, access: .read)
+                let users = try fold(log: log, partition: p, of: partitions, options: options)
+                results.set(p, .success((users, log.head.position)))
+            } catch {
+                results.set(p, .failure(error))
+            }
+        }
+        var users: [String: UserFold] = [:]
+        var head: UInt64 = 0
+        for r in results.all() {
+            let (part, h) = try r.get()
+            users.merge(part) { a, _ in a }
+            head = max(head, h)
+        }
+        handTransfers(&users, options: options)
+        return LedgerSnapshot(options: options, users: users, headPosition: head)
+    }
+
+    /// FNV-1a of the user id: which partition folds this user.
+    static func partition(of stream: UnsafeRawBufferPointer, count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in stream { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(h % UInt64(count))
+    }
+
+    static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> [String: UserFold] {
+        let decider = PlanDecider(profile: options.profile)
+        var users: [String: UserFold] = [:]
+        try log.forEach { record in
+            guard partition(of: record.stream, count: count) == p else { return }
+            let event: Event
+            do { event = try EventCodec.decode(record.payload) } catch {
+                throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
+            }
+            guard event.time <= options.asOf else { return }
+            users[event.user, default: UserFold(user: event.user)].apply(event, decider, options)
+        }
+        for (user, fold) in users where fold.outOfOrder {
+            users[user] = try refold(log: log, user: user, options: options)
+        }
+        return users
+    }
+
+    /// Folds one user again from their stream, in effect order.
+    static func refold(log: EventLog, user: String, options: ReplayOptions) throws -> UserFold {
+        let decider = PlanDecider(profile: options.profile)
+        var fold = UserFold(user: user)
+        for entry in try timeline(log: log, user: user).entries where entry.stored.event.time <= options.asOf {
+            fold.apply(entry.stored.event, decider, options)
+        }
+        fold.outOfOrder = false
+        return fold
+    }
+
+    /// One user's events in effect order, read through the stream index.
+    public static func timeline(log: EventLog, user: String) throws -> UserTimeline {
+        let stored = try log.records(inStream: user).map { r in
+            do {
+                return StoredEvent(event: try EventCodec.decode(r.payload), position: r.position, recorded: Timestamp(milliseconds: r.recorded))
+            } catch {
+                throw ProjectionError(position: r.position, reason: "not a valid event: \(error)")
+            }
+        }
+        return UserTimeline(stored)
+    }
+
+    /// A transferred subscription becomes the recipient's (when the recipient has none active).
+    static func handTransfers(_ users: inout [String: UserFold], options: ReplayOptions) {
+        let decider = PlanDecider(profile: options.profile)
+        let outgoing = users.values.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
+        for (_, transfer) in outgoing {
+            var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
+            if recipient.state.subscription?.endedAt == nil && recipient.state.subscription != nil { continue }
+            recipient.state = decider.receiveTransfer(recipient.state, transfer.subscription, at: transfer.time)
+            users[transfer.to] = recipient
+        }
+    }
+}
+
+/// Results of the parallel partitions, written once each.
+final class PartitionResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<([String: UserFold], UInt64), any Error>?]
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<([String: UserFold], UInt64), any Error>) { lock.withLock { results[i] = r } }
+    func all() -> [Result<([String: UserFold], UInt64), any Error>] { lock.withLock { results.map { $0! } } }
+}

@@ -1,0 +1,25 @@
+import SubscriptionDomain
+
+/// What a replay folds and how: the profile, the instant states are asked at, the analytics
+/// window, sandbox handling, and the number of partitions folded in parallel.
+public struct ReplayOptions: Sendable {
+    public var profile: Profile
+    /// States, schedules and revenue are as of this instant; later events are not folded.
+    public var asOf: Timestamp
+    /// Analytics counts and funnels include events with `from <= time < to`.
+    public var from: Timestamp?
+    public var to: Timestamp?
+    /// Count sandbox events too (production only by default).
+    public var includeSandbox = false
+    /// Users are split by a hash of their id into this many partitions, folded in parallel.
+    public var partitions = 1
+
+    public init(profile: Profile, asOf: Timestamp) {
+        self.profile = profile
+        self.asOf = asOf
+    }
+
+    func inWindow(_ t: Timestamp) -> Bool {
+        (from.map { t >= $0 } ?? true) && (to.map { t < $0 } ?? true)
+    }
+}

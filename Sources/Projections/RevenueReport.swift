@@ -1,0 +1,66 @@
+import SubscriptionDomain
+
+/// Money and subscriber counts (definitions in docs/rules.md#revenue).
+public struct RevenueReport: Sendable, Equatable {
+    public struct Line: Sendable, Equatable {
+        public var currency: String
+        /// Sum of charged purchases, renewals and credit packs (trials are free).
+        public var gross: Money
+        /// Sum of refunds (net of reversed refunds).
+        public var refunded: Money
+        /// (gross − refunded) after the store's commission.
+        public var net: Money
+        /// Monthly recurring revenue of the active paid subscriptions, each normalised to a month.
+        public var mrr: Money
+    }
+    public var lines: [Line]
+    /// Users in `pro` or `pro_grace` as of the instant.
+    public var activeSubscriptions: Int
+    /// Users in `trial` as of the instant.
+    public var activeTrials: Int
+    /// Users who paid at some point and are no longer subscribed as of the instant.
+    public var churnedSubscribers: Int
+    /// churned / (churned + active paid).
+    public var churnRate: Double
+    /// Trials converted / trials started.
+    public var trialConversionRate: Double
+}
+
+extension LedgerSnapshot {
+    /// Revenue as of `options.asOf`.
+    public func revenue() -> RevenueReport {
+        let profile = options.profile
+        var gross: [String: Money] = [:], refunded: [String: Money] = [:], mrr: [String: Money] = [:]
+        var active = 0, trials = 0, churned = 0, started = 0, converted = 0
+        for fold in users.values {
+            for (c, m) in fold.books.gross { gross[c, default: .zero] = gross[c, default: .zero] + m }
+            for (c, m) in fold.books.refunded { refunded[c, default: .zero] = refunded[c, default: .zero] + m }
+            if fold.trialStartedAt != nil { started += 1 }
+            if fold.trialConverted { converted += 1 }
+            let view = decider.view(fold.state, at: options.asOf)
+            switch view.planState {
+            case .pro, .proGrace:
+                active += 1
+                if let sub = fold.state.subscription, let product = profile.product(sub.product),
+                   let price = sub.price ?? Money.parse(product.price), let months = product.periodMonths {
+                    let c = sub.currency ?? product.currency
+                    mrr[c, default: .zero] = mrr[c, default: .zero] + price.scaled(by: 1, over: Int64(months))
+                }
+            case .trial:
+                trials += 1
+            case .free, .guest:
+                if !fold.books.charges.isEmpty && fold.state.subscription != nil { churned += 1 }
+            }
+        }
+        let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()
+        let lines = currencies.map { c in
+            let g = gross[c] ?? .zero, r = refunded[c] ?? .zero
+            let kept = g - r
+            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(profile.commissionPercent), mrr: mrr[c] ?? .zero)
+        }
+        return RevenueReport(
+            lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
+            churnRate: churned + active == 0 ? 0 : Double(churned) / Double(churned + active),
+            trialConversionRate: started == 0 ? 0 : Double(converted) / Double(started))
+    }
+}

@@ -1,0 +1,17 @@
+import SubscriptionDomain
+
+/// One entry of the notification schedule (seed 004 CH27).
+public struct ScheduledNotification: Sendable, Equatable {
+    public enum Kind: String, Sendable { case trialEnding = "trial_ending", paymentFailed = "payment_failed" }
+    public enum Status: String, Sendable { case scheduled, due, cancelled }
+    public var user: String
+    public var kind: Kind
+    public var fireAt: Timestamp
+    public var deepLink: String
+    public var copy: String
+    /// `push` and `in_app`; only `in_app` when the user disabled billing notifications (CH27 L204).
+    public var channels: [String]
+    public var status: Status
+    /// The trial's or the billing issue's transaction: the cap is one per trial and one per issue.
+    var key: String
+}

@@ -1,0 +1,35 @@
+import SubscriptionDomain
+
+/// One user's money: what was charged and refunded, per currency, and the paid state for churn.
+struct UserBooks: Sendable {
+    var gross: [String: Money] = [:]
+    var refunded: [String: Money] = [:]
+    /// Price of each charged transaction, to value a refund that carries no price.
+    var charges: [String: (Money, String)] = [:]
+
+    mutating func record(_ e: Event, rule: Rule, before: Subscription?, profile: Profile, includeSandbox: Bool) {
+        guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
+        let d = e.data
+        switch e.type {
+        case .purchase, .renewal, .consumablePurchase:
+            guard let txn = d.transaction else { return }
+            let listed = d.product.flatMap { profile.product($0) }
+            let isTrial = d.offer == .freeTrial
+            guard !isTrial, let price = d.price ?? listed.flatMap({ Money.parse($0.price) }), price > .zero else { return }
+            let currency = d.currency ?? listed?.currency ?? "USD"
+            gross[currency, default: .zero] = gross[currency, default: .zero] + price
+            charges[txn] = (price, currency)
+        case .refund:
+            guard let txn = d.transaction else { return }
+            let charged = charges[txn]
+            guard let price = d.price ?? charged?.0 else { return }
+            let currency = d.currency ?? charged?.1 ?? "USD"
+            refunded[currency, default: .zero] = refunded[currency, default: .zero] + price
+        case .refundReversed:
+            guard let txn = d.transaction, let (price, currency) = charges[txn] else { return }
+            refunded[currency, default: .zero] = refunded[currency, default: .zero] - price
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import EventStore
+import Projections
+import SubscriptionDomain
+
+/// Commands that write or check the log: import, export, verify.
+enum LogCommands {
+    static let importCommand = CommandSpec(
+        name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
+        positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)")],
+        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file. Good lines of the same file still go in."
+    ) { a in
+        guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
+        let format = try Common.format(a, allowed: [.table, .json])
+        let log = try Common.openLog(a, access: .write)
+        if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
+        let importer = EventImporter(log: log)
+        var summary = EventImporter.Summary()
+        for path in a.positionals {
+            let bytes = try Common.readInput(path)
+            try importer.importLines(bytes, file: path == "-" ? "<stdin>" : path, into: &summary) { n in
+                Console.progress("\(path): \(n) events")
+            }
+        }
+        Console.endProgress()
+        var keptAt: String?
+        if !summary.rejected.isEmpty {
+            keptAt = try keepRejected(summary.rejected, in: Common.logDirectory(a))
+            for r in summary.rejected { Console.err(r.description) }
+        }
+        if format == .json {
+            Console.out(JSON.object([("appended", .int(summary.appended)), ("duplicates", .int(summary.duplicates)),
+                                     ("rejected", .int(summary.rejected.count)), ("rejectedFile", .text(keptAt))]).rendered + "\n")
+        } else {
+            Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected.count)\n")
+            if let keptAt { Console.out("rejected lines kept verbatim in \(keptAt)\n") }
+        }
+        return summary.rejected.isEmpty ? 0 : 1
+    }
+
+    /// Writes rejected lines verbatim to DIR/rejected/import-<time>.jsonl and their reasons beside them.
+    static func keepRejected(_ rejected: [EventImporter.Rejection], in dir: String) throws -> String {
+        let folder = dir + "/rejected"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var stamp = Common.now().description.replacingOccurrences(of: ":", with: "")
+        var path = folder + "/import-\(stamp).jsonl"
+        var n = 1
+        while FileManager.default.fileExists(atPath: path) { n += 1; stamp += "-\(n)"; path = folder + "/import-\(stamp).jsonl" }
+        var lines: [UInt8] = []
+        var reasons = ""
+        for r in rejected {
+            lines += r.text + [0x0A]
+            reasons += r.description + "\n"
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(lines)),
+              FileManager.default.createFile(atPath: path.dropLast(6) + ".reasons", contents: Data(reasons.utf8)) else {
+            throw ToolError.input("\(folder): cannot write the rejected lines")
+        }
+        return path
+    }
+
+    static let export = CommandSpec(
+        name: "export", summary: "print the log as JSON Lines, with position, version and recorded",
+        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")]
+    ) { a in
+        let log = try Common.openLog(a)
+        let from = UInt64(a.value("--from-position") ?? "1") ?? 1
+        var out: [UInt8] = []
+        try log.forEach(from: from) { r in
+            let event: Event
+            do { event = try EventCodec.decode(r.payload) } catch {
+                throw ToolError.input("log position \(r.position): not a valid event: \(error)")
+            }
+            out.removeAll(keepingCapacity: true)
+            EventCodec.encode(event, metadata: .init(position: r.position, version: r.version, recorded: Timestamp(milliseconds: r.recorded)), into: &out)
+            out.append(0x0A)
+            Console.out(String(decoding: out, as: UTF8.self))
+        }
+        return 0
+    }
+
+    static let verify = CommandSpec(
+        name: "verify", summary: "check every frame and the hash chain; print the head hash; exit 1 naming any damage",
+        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")]
+    ) { a in
+        let format = try Common.format(a, allowed: [.table, .json])
+        let dir = Common.logDirectory(a)
+        let report = LogVerifier.verify(directory: dir)
+        if let damage = report.damage, damage.code == .invalidArgument { throw ToolError.input(damage.description) }
+        if format == .json {
+            Console.out(JSON.object([
+                ("intact", .bool(report.isIntact)), ("segments", .int(report.segments)), ("records", .int(Int(report.records))),
+                ("bytes", .int(report.bytes)), ("headPosition", .int(Int(report.head.position))), ("headHash", .string(report.head.hash.description)),
+                ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
+            ]).rendered + "\n")
+        } else {
+            Console.out("""
+            log:       \(dir)
+            segments:  \(report.segments) (\(report.bytes) bytes)
+            records:   \(report.records) (positions 1…\(report.head.position), hash chain checked)
+            head hash: \(report.head.hash)
+
+            """)
+            if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
+            Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
+        }
+        if let damage = report.damage {
+            Console.err("damage: \(damage.description)")
+            return 1
+        }
+        return 0
+    }
+}

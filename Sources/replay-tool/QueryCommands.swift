@@ -1,0 +1,234 @@
+import Foundation
+import EventStore
+import Projections
+import SubscriptionDomain
+
+/// Commands that answer from the log: state, history, counts, funnel, notifications, diff, revenue.
+enum QueryCommands {
+    static let user = OptionSpec(name: "--user", value: "U", help: "the app user id")
+    static let window = [OptionSpec(name: "--from", value: "TIME", help: "only events at or after this instant"),
+                         OptionSpec(name: "--to", value: "TIME", help: "only events before this instant"),
+                         OptionSpec(name: "--include-sandbox", value: nil, help: "count sandbox events too")]
+
+    static func planJSON(_ v: PlanView, asOf: Timestamp) -> JSON {
+        .object([
+            ("user", .string(v.user)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
+            ("graceEndsAt", .time(v.graceEndsAt)), ("entitlements", .array(v.entitlements.map { .string($0) })),
+            ("product", .text(v.product)), ("expiresAt", .time(v.expiresAt)), ("autoRenew", v.autoRenew.map { .bool($0) } ?? .null),
+            ("trialEligible", .bool(v.trialEligible)), ("credits", .int(v.credits)), ("billingIssue", .bool(v.billingIssue)),
+            ("badge", .int(v.badge)), ("tier", .string(v.tier)),
+            ("limits", .object(v.limits.sorted { $0.key < $1.key }.map { ($0.key, limitJSON($0.value)) })),
+            ("rule", .object([("id", .string(v.rule.id)), ("summary", .string(v.rule.summary))])), ("asOf", .time(asOf)),
+        ])
+    }
+
+    static func limitJSON(_ l: FeatureLimit) -> JSON {
+        switch l {
+        case .count(let n): .int(n)
+        case .unlimited: .string("unlimited")
+        case .enabled(let b): .bool(b)
+        }
+    }
+
+    static func planLabel(_ v: PlanView) -> String {
+        v.planState.rawValue + (v.graceReason.map { " (\($0.rawValue))" } ?? "")
+    }
+
+    static let state = CommandSpec(
+        name: "state", summary: "the user's plan as of --at", positionals: nil, options: Common.query + [user]
+    ) { a in
+        guard let user = a.value("--user") else { throw ToolError.usage("state needs --user U") }
+        let format = try Common.format(a)
+        let at = try Common.at(a)
+        let profile = try Common.profile(a.value("--profile"))
+        let log = try Common.openLog(a)
+        let view = try Replay.timeline(log: log, user: user).view(PlanDecider(profile: profile), user: user, at: at)
+        switch format {
+        case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
+        case .table, .csv:
+            let rows: [[String]] = [
+                ["user", view.user], ["planState", planLabel(view)], ["graceEndsAt", view.graceEndsAt?.description ?? "-"],
+                ["entitlements", view.entitlements.joined(separator: " ")], ["product", view.product ?? "-"],
+                ["expiresAt", view.expiresAt?.description ?? "-"], ["autoRenew", view.autoRenew.map { "\($0)" } ?? "-"],
+                ["trialEligible", "\(view.trialEligible)"], ["credits", "\(view.credits)"], ["billingIssue", "\(view.billingIssue)"],
+                ["badge", "\(view.badge)"], ["tier", view.tier],
+                ["limits", view.limits.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")],
+                ["rule", view.rule.description], ["asOf", at.description],
+            ]
+            if format == .csv {
+                Console.out(TextTable(headers: rows.map { $0[0] }, rows: [rows.map { $0[1] }]).csv)
+            } else {
+                Console.out(TextTable(headers: ["field", "value"], rows: rows).aligned)
+            }
+        }
+        return 0
+    }
+
+    static let history = CommandSpec(
+        name: "history", summary: "the user's events in effect order, each with the state after it and the rule that applied",
+        positionals: nil,
+        options: Common.query + [user, OptionSpec(name: "--as-known-at", value: "TIME", help: "only records the log had recorded by then (what the system believed)")],
+        details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end)."
+    ) { a in
+        guard let user = a.value("--user") else { throw ToolError.usage("history needs --user U") }
+        let format = try Common.format(a)
+        let at = try Common.at(a)
+        let decider = PlanDecider(profile: try Common.profile(a.value("--profile")))
+        var timeline = try Replay.timeline(log: try Common.openLog(a), user: user)
+        if let known = try Common.time(a, "--as-known-at") { timeline = timeline.known(at: known) }
+        var rows: [[String]] = []
+        var json: [JSON] = []
+        var state = decider.initial(user: user)
+        func timerRows(after from: Timestamp, upTo to: Timestamp) {
+            for t in decider.timers(state, after: from, upTo: to) {
+                let v = decider.view(state, at: t)
+                rows.append([t.description, "-", "(timer)", "-", "", planLabel(v), v.rule.id, v.rule.summary])
+                json.append(.object([("kind", .string("timer")), ("time", .time(t)), ("planState", .string(v.planState.rawValue)),
+                                     ("graceReason", .text(v.graceReason?.rawValue)), ("rule", .string(v.rule.id)), ("ruleSummary", .string(v.rule.summary))]))
+            }
+        }
+        var last: Timestamp?
+        for entry in timeline.entries where entry.stored.event.time <= at {
+            let e = entry.stored.event
+            if let last { timerRows(after: last, upTo: e.time - .init(nanoseconds: 1)) }
+            decider.evolve(&state, e)
+            let v = decider.view(state, at: e.time)
+            rows.append([e.time.description, "\(entry.stored.position)", e.type.rawValue, e.id, entry.isLate ? "late" : "",
+                         planLabel(v), state.rule.id, state.rule.summary])
+            json.append(.object([
+                ("kind", .string("event")), ("time", .time(e.time)), ("position", .int(Int(entry.stored.position))),
+                ("recorded", .time(entry.stored.recorded)), ("type", .string(e.type.rawValue)), ("id", .string(e.id)),
+                ("late", .bool(entry.isLate)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
+                ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
+            ]))
+            last = e.time
+        }
+        if let last { timerRows(after: last, upTo: at) }
+        switch format {
+        case .json: Console.out(JSON.array(json).rendered + "\n")
+        case .table, .csv:
+            Console.out(TextTable(headers: ["time", "position", "type", "id", "late", "state after", "rule", "why"], rows: rows).render(format))
+        }
+        return 0
+    }
+
+    static let counts = CommandSpec(
+        name: "counts", summary: "analytics counts (production events only unless --include-sandbox)", positionals: nil,
+        options: Common.query + window
+    ) { a in
+        let format = try Common.format(a)
+        let snapshot = try Common.replay(a, asOf: try Common.time(a, "--to") ?? Common.at(a))
+        let counts = snapshot.counts()
+        let names = LedgerSnapshot.metricNames
+        switch format {
+        case .json: Console.out(JSON.object(names.map { ($0, .int(counts[$0] ?? 0)) }).rendered + "\n")
+        case .table, .csv: Console.out(TextTable(headers: ["metric", "count"], rows: names.map { [$0, "\(counts[$0] ?? 0)"] }).render(format))
+        }
+        return 0
+    }
+
+    static let funnel = CommandSpec(
+        name: "funnel", summary: "paywall_viewed → paywall_cta_tapped → purchase_started → purchase_success, and trials started → converted",
+        positionals: nil, options: Common.query + window
+    ) { a in
+        let format = try Common.format(a)
+        let report = try Common.replay(a, asOf: try Common.time(a, "--to") ?? Common.at(a)).funnel()
+        func stepsJSON(_ steps: [FunnelReport.Step]) -> JSON {
+            .array(steps.map { .object([("name", .string($0.name)), ("users", .int($0.users)), ("rate", .double($0.rate))]) })
+        }
+        let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
+        switch format {
+        case .json:
+            Console.out(JSON.object([
+                ("steps", stepsJSON(report.steps)),
+                ("trial", .object([("started", .int(report.trialsStarted)), ("converted", .int(report.trialsConverted)), ("rate", .double(rate))])),
+                ("byContext", .object(report.byContext.sorted { $0.key < $1.key }.map { ($0.key, stepsJSON($0.value)) })),
+                ("cohorts", .array(report.cohorts.map { .object([("week", .string($0.week)), ("started", .int($0.started)), ("converted", .int($0.converted))]) })),
+            ]).rendered + "\n")
+        case .table, .csv:
+            var t = TextTable(headers: ["context", "step", "users", "rate"])
+            func add(_ context: String, _ steps: [FunnelReport.Step]) {
+                for s in steps { t.rows.append([context, s.name, "\(s.users)", String(format: "%.1f%%", s.rate * 100)]) }
+            }
+            add("all", report.steps)
+            for (c, steps) in report.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
+            t.rows.append(["all", "trial_started", "\(report.trialsStarted)", "100.0%"])
+            t.rows.append(["all", "trial_converted", "\(report.trialsConverted)", String(format: "%.1f%%", rate * 100)])
+            for c in report.cohorts {
+                t.rows.append(["week of \(c.week)", "trial_converted", "\(c.converted) of \(c.started)",
+                               String(format: "%.1f%%", c.started == 0 ? 0 : Double(c.converted) / Double(c.started) * 100)])
+            }
+            Console.out(t.render(format))
+        }
+        return 0
+    }
+
+    static let notifications = CommandSpec(
+        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.query
+    ) { a in
+        let format = try Common.format(a)
+        let list = try Common.replay(a, asOf: try Common.at(a)).notifications()
+        switch format {
+        case .json:
+            Console.out(JSON.array(list.map { n in .object([
+                ("user", .string(n.user)), ("kind", .string(n.kind.rawValue)), ("fireAt", .time(n.fireAt)), ("deepLink", .string(n.deepLink)),
+                ("copy", .string(n.copy)), ("channels", .array(n.channels.map { .string($0) })), ("status", .string(n.status.rawValue)),
+            ]) }).rendered + "\n")
+        case .table, .csv:
+            Console.out(TextTable(headers: ["fireAt", "user", "kind", "status", "channels", "deepLink", "copy"],
+                                  rows: list.map { [$0.fireAt.description, $0.user, $0.kind.rawValue, $0.status.rawValue, $0.channels.joined(separator: "+"), $0.deepLink, $0.copy] }).render(format))
+        }
+        return 0
+    }
+
+    static let diff = CommandSpec(
+        name: "diff", summary: "users whose state differs under two profiles (--profile A --profile B) as of --at", positionals: nil,
+        options: [Common.log, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
+    ) { a in
+        let names = a.all("--profile")
+        guard names.count == 2 else { throw ToolError.usage("diff needs --profile A --profile B") }
+        let format = try Common.format(a)
+        let at = try Common.at(a)
+        let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
+        let differences = RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa), try Common.replay(a, asOf: at, profile: pb))
+        switch format {
+        case .json:
+            Console.out(JSON.array(differences.map { d in .object([
+                ("user", .string(d.user)), ("fields", .array(d.fields.map { .string($0) })),
+                ("a", planJSON(d.a, asOf: at)), ("b", planJSON(d.b, asOf: at)),
+            ]) }).rendered + "\n")
+        case .table, .csv:
+            Console.out(TextTable(headers: ["user", "differs in", "under \(pa.name)", "under \(pb.name)"], rows: differences.map {
+                [$0.user, $0.fields.joined(separator: ","), planLabel($0.a) + ($0.a.graceEndsAt.map { " until \($0)" } ?? ""),
+                 planLabel($0.b) + ($0.b.graceEndsAt.map { " until \($0)" } ?? "")]
+            }).render(format))
+            if format == .table { Console.out("\(differences.count) user(s) differ as of \(at)\n") }
+        }
+        return 0
+    }
+
+    static let revenue = CommandSpec(
+        name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
+        positionals: nil, options: Common.query + window
+    ) { a in
+        let format = try Common.format(a)
+        let r = try Common.replay(a, asOf: try Common.at(a)).revenue()
+        switch format {
+        case .json:
+            Console.out(JSON.object([
+                ("currencies", .array(r.lines.map { .object([("currency", .string($0.currency)), ("gross", .string($0.gross.description)),
+                                                             ("refunded", .string($0.refunded.description)), ("net", .string($0.net.description)), ("mrr", .string($0.mrr.description))]) })),
+                ("activeSubscriptions", .int(r.activeSubscriptions)), ("activeTrials", .int(r.activeTrials)),
+                ("churnedSubscribers", .int(r.churnedSubscribers)), ("churnRate", .double(r.churnRate)), ("trialConversionRate", .double(r.trialConversionRate)),
+            ]).rendered + "\n")
+        case .table, .csv:
+            Console.out(TextTable(headers: ["currency", "gross", "refunded", "net", "mrr"],
+                                  rows: r.lines.map { [$0.currency, $0.gross.description, $0.refunded.description, $0.net.description, $0.mrr.description] }).render(format))
+            if format == .table {
+                Console.out(String(format: "active subscriptions %d, active trials %d, churned %d (%.1f%%), trial conversion %.1f%%\n",
+                                   r.activeSubscriptions, r.activeTrials, r.churnedSubscribers, r.churnRate * 100, r.trialConversionRate * 100))
+            }
+        }
+        return 0
+    }
+}

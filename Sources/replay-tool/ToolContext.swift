@@ -1,0 +1,84 @@
+import Foundation
+import EventStore
+import SubscriptionDomain
+import Projections
+
+/// Shared option specs and helpers for the commands.
+enum Common {
+    static let log = OptionSpec(name: "--log", value: "DIR", help: "the log's folder (default: ./ledger)")
+    static let profile = OptionSpec(name: "--profile", value: "NAME|FILE", help: "a built-in profile or a profile JSON file (default: handz)")
+    static let format = OptionSpec(name: "--format", value: "table|json|csv", help: "output format (default: table)")
+    static let at = OptionSpec(name: "--at", value: "TIME", help: "as of this RFC 3339 instant (default: now)")
+    static let query = [log, profile, format, at]
+
+    static func logDirectory(_ a: ParsedArguments) -> String { a.value("--log") ?? "ledger" }
+
+    /// The clock: `REPLAY_TOOL_NOW` (an RFC 3339 instant, for reproducible demos and tests) or the system's.
+    static func now() -> Timestamp {
+        if let fixed = ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"], let t = Timestamp.parse(fixed) { return t }
+        return Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
+    }
+
+    static func time(_ a: ParsedArguments, _ name: String) throws -> Timestamp? {
+        guard let v = a.value(name) else { return nil }
+        if v == "now" { return now() }
+        guard let t = Timestamp.parse(v) else { throw ToolError.usage("\(name) '\(v)' is not an RFC 3339 time such as 2026-01-06T10:00:00Z") }
+        return t
+    }
+
+    static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
+
+    static func format(_ a: ParsedArguments, allowed: [OutputFormat] = [.table, .json, .csv]) throws -> OutputFormat {
+        let v = a.value("--format") ?? "table"
+        guard let f = OutputFormat(rawValue: v), allowed.contains(f) else {
+            throw ToolError.usage("--format '\(v)' is not one of \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+        return f
+    }
+
+    /// A built-in profile by name, or a profile file by path.
+    static func profile(_ name: String?) throws -> Profile {
+        let name = name ?? "handz"
+        if let p = Profile.named(name) { return p }
+        guard FileManager.default.fileExists(atPath: name) else {
+            throw ToolError.usage("unknown profile '\(name)' (built-in: \(Profile.builtIn.map(\.name).joined(separator: ", ")); or a path to a profile JSON file)")
+        }
+        guard let data = FileManager.default.contents(atPath: name) else { throw ToolError.input("\(name): cannot read") }
+        do {
+            return try Profile.decode(json: [UInt8](data))
+        } catch {
+            throw ToolError.input("\(name): \(error)")
+        }
+    }
+
+    static func openLog(_ a: ParsedArguments, access: EventLog.Access = .read) throws -> EventLog {
+        let dir = logDirectory(a)
+        if access == .read && !FileManager.default.fileExists(atPath: dir + "/segments") {
+            throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
+        }
+        var options = EventLog.Options()
+        if ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] != nil {
+            let fixed = now()
+            options.clock = { fixed.nanoseconds / 1_000_000 }
+        }
+        return try EventLog(directory: dir, access: access, options: options)
+    }
+
+    static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil) throws -> LedgerSnapshot {
+        _ = try openLog(a)
+        var options = ReplayOptions(profile: try profile ?? Common.profile(a.value("--profile")), asOf: asOf)
+        options.from = try time(a, "--from")
+        options.to = try time(a, "--to")
+        options.includeSandbox = a.has("--include-sandbox")
+        options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        return try Replay.run(directory: logDirectory(a), options: options)
+    }
+
+    static func readInput(_ path: String) throws -> [UInt8] {
+        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ToolError.input("\(path): cannot read (no such file or not readable)")
+        }
+        return [UInt8](data)
+    }
+}
