@@ -198,7 +198,7 @@ enum QueryCommands {
                 ("a", planJSON(d.a, asOf: at)), ("b", planJSON(d.b, asOf: at)),
             ]) }).rendered + "\n")
         case .table, .csv:
-            Console.out(TextTable(headers: ["user", "differs in", "under \(pa.name)", "under \(pb.name)"], rows: differences.map {
+            Console.out(TextTable(headers: ["user", "differs in", "A: \(names[0])", "B: \(names[1])"], rows: differences.map {
                 [$0.user, $0.fields.joined(separator: ","), planLabel($0.a) + ($0.a.graceEndsAt.map { " until \($0)" } ?? ""),
                  planLabel($0.b) + ($0.b.graceEndsAt.map { " until \($0)" } ?? "")]
             }).render(format))

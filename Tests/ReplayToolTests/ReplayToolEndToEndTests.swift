@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+
+@Suite struct ImportAndExport {
+    @Test func importAppendsReportsDuplicatesAndIsIdempotent() {
+        let s = Scratch()
+        let first = Tool.run(["import", "--log", s.log, "events/handz.jsonl", "--format", "json"])
+        #expect(first.status == 0)
+        let summary = Tool.json(first.out) as! [String: Any]
+        #expect(summary["appended"] as? Int == 43 && summary["duplicates"] as? Int == 1 && summary["rejected"] as? Int == 0)
+        let again = Tool.run(["import", "--log", s.log, "events/handz.jsonl"])
+        #expect(again.status == 0 && again.out == "appended 0, duplicates 44, rejected 0\n")
+    }
+
+    @Test func badLinesAreRejectedByFileAndLineKeptVerbatimAndGoodLinesGoIn() throws {
+        let s = Scratch()
+        let r = Tool.run(["import", "--log", s.log, "events/bad/bad-lines.jsonl"])
+        #expect(r.status == 1)
+        let reasons = r.err.split(separator: "\n").map(String.init)
+        #expect(reasons == [
+            "events/bad/bad-lines.jsonl:2: expected '{' (an event is a JSON object) (column 1)",
+            "events/bad/bad-lines.jsonl:3: type 'purchase' requires data.expires",
+            "events/bad/bad-lines.jsonl:4: unknown event type 'upgrade'",
+            "events/bad/bad-lines.jsonl:5: field 'time': '10 Jan 2026' is not an RFC 3339 time such as 2026-01-06T10:00:00Z",
+            "events/bad/bad-lines.jsonl:6: field 'data.price': expected a decimal string such as \"9.99\" (money is never a JSON number) (column 112)",
+            "events/bad/bad-lines.jsonl:7: missing required field 'user'",
+        ])
+        #expect(r.out.hasPrefix("appended 2, duplicates 0, rejected 6\n"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: s.log + "/rejected").filter { $0.hasSuffix(".jsonl") }
+        #expect(kept.count == 1)
+        let original = try String(contentsOfFile: Tool.packageRoot + "/events/bad/bad-lines.jsonl", encoding: .utf8).split(separator: "\n")
+        let saved = try String(contentsOfFile: s.log + "/rejected/" + kept[0], encoding: .utf8).split(separator: "\n")
+        #expect(saved == Array(original[1...6]))
+        let export = Tool.run(["export", "--log", s.log])
+        #expect(export.out.split(separator: "\n").count == 2)
+    }
+
+    @Test func importReadsStandardInput() {
+        let s = Scratch()
+        let line = #"{"id":"x1","type":"account_created","user":"zed","time":"2026-01-01T00:00:00Z"}"#
+        let r = Tool.run(["import", "--log", s.log, "-"], stdin: line + "\n")
+        #expect(r.status == 0 && r.out == "appended 1, duplicates 0, rejected 0\n")
+    }
+
+    @Test func exportPrintsMetadataAndReimportsToTheSameLog() throws {
+        let s = Scratch()
+        Tool.run(["import", "--log", s.log, "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")
+        let export = Tool.run(["export", "--log", s.log])
+        let lines = export.out.split(separator: "\n")
+        #expect(lines.count == 10)
+        let first = Tool.json(String(lines[0])) as! [String: Any]
+        #expect(first["position"] as? Int == 1 && first["version"] as? Int == 1 && first["recorded"] as? String == "2026-03-01T00:00:00Z")
+        let path = s.path + "/export.jsonl"
+        try export.out.write(toFile: path, atomically: true, encoding: .utf8)
+        let copy = s.path + "/copy"
+        #expect(Tool.run(["import", "--log", copy, path], now: "2026-03-01T00:00:00Z").out == "appended 10, duplicates 0, rejected 0\n")
+        #expect(Tool.run(["export", "--log", copy]).out == export.out)
+    }
+
+    @Test func twoImportersAtOnceInterleaveWithoutLossOrGaps() throws {
+        let s = Scratch()
+        let a = s.path + "/a.jsonl", b = s.path + "/b.jsonl"
+        Tool.run(["generate", "--users", "300", "--seed", "7", "--out", a])
+        Tool.run(["generate", "--users", "300", "--seed", "8", "--out", b])
+        let bLines = try String(contentsOfFile: b, encoding: .utf8).replacingOccurrences(of: "\"u_", with: "\"w_")
+        try bLines.write(toFile: b, atomically: true, encoding: .utf8)
+        let group = DispatchGroup()
+        nonisolated(unsafe) var results: [ToolRun] = []
+        let lock = NSLock()
+        let log = s.log
+        for f in [a, b] {
+            DispatchQueue.global().async(group: group) {
+                let r = Tool.run(["import", "--log", log, f, "--format", "json"])
+                lock.withLock { results.append(r) }
+            }
+        }
+        group.wait()
+        #expect(results.allSatisfy { $0.status == 0 })
+        let appended = results.map { (Tool.json($0.out) as! [String: Any])["appended"] as! Int }.reduce(0, +)
+        let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
+        #expect(verify["intact"] as? Bool == true)
+        #expect(verify["records"] as? Int == appended)
+        #expect(verify["headPosition"] as? Int == appended)
+    }
+}
+
+@Suite struct Queries {
+    static func handzLog() -> Scratch {
+        let s = Scratch()
+        Tool.run(["import", "--log", s.log, "events/handz.jsonl"], now: "2026-02-06T12:00:00Z")
+        return s
+    }
+
+    @Test func stateJSONHasEveryContractKey() {
+        let s = Self.handzLog()
+        let r = Tool.run(["state", "--log", s.log, "--user", "dora", "--at", "2026-02-06T12:00:00Z", "--format", "json"])
+        #expect(r.status == 0)
+        let o = Tool.json(r.out) as! [String: Any]
+        for key in ["user", "planState", "graceReason", "graceEndsAt", "entitlements", "product", "expiresAt", "autoRenew", "trialEligible", "credits", "billingIssue", "badge"] {
+            #expect(o.keys.contains(key), "\(key)")
+        }
+        #expect(o["planState"] as? String == "pro_grace" && o["graceReason"] as? String == "billing")
+        #expect(o["graceEndsAt"] as? String == "2026-02-07T12:00:00Z" && o["badge"] as? Int == 1)
+        let later = Tool.json(Tool.run(["state", "--log", s.log, "--user", "dora", "--at", "2026-02-07T12:00:00Z", "--format", "json"]).out) as! [String: Any]
+        #expect(later["planState"] as? String == "free")
+    }
+
+    @Test func everyQueryCommandAnswersInEveryFormat() {
+        let s = Self.handzLog()
+        let at = ["--at", "2026-02-06T12:00:00Z"]
+        for command in [["state", "--user", "alice"], ["history", "--user", "carol"], ["counts"], ["funnel"], ["notifications"], ["revenue"]] {
+            for format in ["table", "json", "csv"] {
+                let r = Tool.run(command + ["--log", s.log, "--format", format] + at)
+                #expect(r.status == 0, "\(command) \(format): \(r.err)")
+                #expect(!r.out.isEmpty)
+                if format == "json" { _ = Tool.json(r.out) }
+            }
+        }
+    }
+
+    @Test func countsFunnelAndNotificationsHaveTheContractShapes() {
+        let s = Self.handzLog()
+        let counts = Tool.json(Tool.run(["counts", "--log", s.log, "--format", "json"]).out) as! [String: Int]
+        #expect(counts["trial_started"] == 3 && counts["subscription_started"] == 5 && counts["renewal"] == 4)
+        #expect(counts["trial_converted"] == 1 && counts["refund"] == 1 && counts["billing_issue"] == 2 && counts["paywall_viewed"] == 4)
+        let funnel = Tool.json(Tool.run(["funnel", "--log", s.log, "--format", "json"]).out) as! [String: Any]
+        let steps = funnel["steps"] as! [[String: Any]]
+        #expect(steps.map { $0["name"] as! String } == ["paywall_viewed", "paywall_cta_tapped", "purchase_started", "purchase_success"])
+        #expect(steps.map { $0["users"] as! Int } == [4, 4, 4, 3])
+        let trial = funnel["trial"] as! [String: Any]
+        #expect(trial["started"] as? Int == 3 && trial["converted"] as? Int == 1)
+        let schedule = Tool.json(Tool.run(["notifications", "--log", s.log, "--at", "2026-02-06T12:00:00Z", "--format", "json"]).out) as! [[String: Any]]
+        let hank = schedule.first { $0["user"] as? String == "hank" }!
+        #expect(hank["kind"] as? String == "trial_ending" && hank["status"] as? String == "scheduled")
+        #expect(hank["fireAt"] as? String == "2026-02-08T19:01:00Z" && hank["channels"] as? [String] == ["in_app"])
+        #expect(hank["deepLink"] as? String == "handz://paywall?context=trialEnding")
+        let dora = schedule.first { $0["user"] as? String == "dora" }!
+        #expect(dora["kind"] as? String == "payment_failed" && dora["status"] as? String == "due" && dora["channels"] as? [String] == ["push", "in_app"])
+    }
+
+    @Test func historyExplainsEachEventMarksLateOnesAndShowsWhatWasKnownThen() throws {
+        let s = Scratch()
+        let lines = try String(contentsOfFile: Tool.packageRoot + "/events/handz.jsonl", encoding: .utf8).split(separator: "\n")
+        let carol = lines.filter { $0.contains("\"carol\"") }
+        try carol.prefix(2).joined(separator: "\n").write(toFile: s.path + "/early.jsonl", atomically: true, encoding: .utf8)
+        try carol.dropFirst(2).joined(separator: "\n").write(toFile: s.path + "/later.jsonl", atomically: true, encoding: .utf8)
+        Tool.run(["import", "--log", s.log, s.path + "/early.jsonl"], now: "2026-02-03T09:00:00Z")
+        Tool.run(["import", "--log", s.log, s.path + "/later.jsonl"], now: "2026-02-05T09:00:00Z")
+        let full = Tool.json(Tool.run(["history", "--log", s.log, "--user", "carol", "--format", "json"]).out) as! [[String: Any]]
+        let events = full.filter { $0["kind"] as? String == "event" }
+        #expect(events.map { $0["id"] as! String } == ["hz-020", "hz-021", "hz-022", "hz-023", "hz-024-client"])
+        #expect(events.map { $0["late"] as! Bool } == [false, true, false, false, false])
+        #expect(events.map { $0["rule"] as! String } == ["CH25 L736", "RENEWAL", "SK-D01", "SK-D01 recovered", "SAME-TRANSACTION"])
+        let known = Tool.json(Tool.run(["history", "--log", s.log, "--user", "carol", "--as-known-at", "2026-02-04T00:00:00Z", "--format", "json"]).out) as! [[String: Any]]
+        #expect(known.filter { $0["kind"] as? String == "event" }.map { $0["id"] as! String } == ["hz-020", "hz-022"])
+        #expect(known.last?["kind"] as? String == "timer")
+    }
+
+    @Test func diffListsTheUsersABillingGraceChangeAffects() throws {
+        let s = Self.handzLog()
+        let seven = Tool.run(["profiles", "show", "handz"]).out.replacingOccurrences(of: "\"billingGraceDays\" : 3", with: "\"billingGraceDays\" : 7")
+        try seven.write(toFile: s.path + "/grace7.json", atomically: true, encoding: .utf8)
+        let r = Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", s.path + "/grace7.json", "--at", "2026-02-07T13:00:00Z", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let diffs = Tool.json(r.out) as! [[String: Any]]
+        #expect(diffs.map { $0["user"] as! String } == ["dora"])
+        #expect((diffs[0]["a"] as! [String: Any])["planState"] as? String == "free")
+        #expect((diffs[0]["b"] as! [String: Any])["planState"] as? String == "pro_grace")
+    }
+
+    @Test func revenueGivesGrossRefundedNetAndActiveCounts() {
+        let s = Self.handzLog()
+        let r = Tool.json(Tool.run(["revenue", "--log", s.log, "--at", "2026-02-06T12:00:00Z", "--format", "json"]).out) as! [String: Any]
+        let usd = (r["currencies"] as! [[String: Any]])[0]
+        // charged: alice 9.99, carol 3×9.99, dora 9.99, erin 9.99, frank 2×9.99, gina 9.99 = 9 × 9.99
+        #expect(usd["gross"] as? String == "89.91" && usd["refunded"] as? String == "9.99")
+        #expect(usd["net"] as? String == "67.932")
+        #expect(r["activeSubscriptions"] as? Int == 5 && r["activeTrials"] as? Int == 1)
+    }
+}
+
+@Suite struct LogChecksAndExitCodes {
+    @Test func verifyNamesDamageBySegmentOffsetAndPosition() throws {
+        let s = Queries.handzLog()
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+        let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
+        var bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
+        bytes[bytes.count / 2] ^= 0x01
+        FileManager.default.createFile(atPath: segment, contents: Data(bytes))
+        let r = Tool.run(["verify", "--log", s.log])
+        #expect(r.status == 1)
+        #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
+        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+    }
+
+    @Test func aTornTailIsCutOnTheNextImportAndTheLogGoesOn() throws {
+        let s = Queries.handzLog()
+        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
+        let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
+        FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
+        // The second import was one atomic batch: cut, it is gone whole; the first stays whole.
+        let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
+        #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)
+        let r = Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        #expect(r.status == 0 && r.err.contains("recovered the log"))
+        #expect(r.out == "appended 4, duplicates 0, rejected 0\n")
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+    }
+
+    @Test func usageErrorsExitTwoWithOneLine() {
+        for args in [["nonsense"], ["state", "--log", "x"], ["state", "--user", "u", "--at", "yesterday"], ["counts", "--bogus"],
+                     ["counts", "--format", "xml"], ["import"], ["diff", "--profile", "handz"], ["state", "--user", "u", "--profile", "nope"]] {
+            let r = Tool.run(args)
+            #expect(r.status == 2, "\(args): \(r.err)")
+            #expect(r.err.split(separator: "\n").count == 1, "\(args)")
+        }
+        #expect(Tool.run([]).status == 2)
+    }
+
+    @Test func helpExistsForTheToolAndEveryCommand() {
+        let top = Tool.run(["--help"])
+        #expect(top.status == 0)
+        for c in ["import", "export", "state", "history", "counts", "funnel", "notifications", "verify", "diff", "revenue", "generate", "demo", "profiles"] {
+            #expect(top.out.contains("  \(c) "), "\(c)")
+            let r = Tool.run([c, "--help"])
+            #expect(r.status == 0 && r.out.hasPrefix("usage: replay-tool \(c)"), "\(c)")
+        }
+    }
+
+    @Test func generateIsDeterministicForASeed() {
+        let a = Tool.run(["generate", "--users", "50", "--seed", "3"]).out
+        #expect(a == Tool.run(["generate", "--users", "50", "--seed", "3"]).out)
+        #expect(a != Tool.run(["generate", "--users", "50", "--seed", "4"]).out)
+        #expect(a.split(separator: "\n").count > 150)
+    }
+
+    @Test func demoRunsOnTheSampleLogs() {
+        let r = Tool.run(["demo"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("\"planState\":\"pro_grace\"") && r.out.contains("intact:    yes"))
+    }
+
+    @Test func profilesListsTheFiveAndShowsOne() {
+        #expect(Tool.json(Tool.run(["profiles", "--format", "json"]).out) as? [String] == ["handz", "mirrormate", "tomo", "howru", "sportstime"])
+        let howru = Tool.json(Tool.run(["profiles", "show", "howru"]).out) as! [String: Any]
+        #expect((howru["products"] as! [Any]).count == 7)
+    }
+}

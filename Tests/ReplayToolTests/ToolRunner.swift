@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs the built replay-tool binary (it sits next to the test bundle) and captures its output.
+struct ToolRun {
+    var status: Int32
+    var out: String
+    var err: String
+}
+
+enum Tool {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let binary: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("replay-tool").path) && dir.path != "/" {
+            dir.deleteLastPathComponent()
+        }
+        return dir.appendingPathComponent("replay-tool").path
+    }()
+
+    @discardableResult
+    static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil) -> ToolRun {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        var env = ProcessInfo.processInfo.environment
+        if let now { env["REPLAY_TOOL_NOW"] = now } else { env.removeValue(forKey: "REPLAY_TOOL_NOW") }
+        p.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try! p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return ToolRun(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+
+    static func json(_ s: String) -> Any { try! JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed]) }
+}
+
+/// A fresh folder per test.
+final class Scratch {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "replay-tool-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+    var log: String { path + "/ledger" }
+}
