@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import EventStore
+import SubscriptionDomain
+@testable import Projections
+
+/// A log in a fresh folder, filled from canonical lines.
+final class TestLog {
+    let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
+    init(_ lines: [String], batch: Int = 3) throws {
+        let log = try EventLog(directory: path)
+        var summary = EventImporter.Summary()
+        var importer = EventImporter(log: log)
+        importer.batchSize = batch
+        try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "test", into: &summary)
+        precondition(summary.rejected.isEmpty, "\(summary.rejected)")
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func replay(at: String, profile: Profile = .handz, partitions: Int = 1, from: String? = nil, to: String? = nil) throws -> LedgerSnapshot {
+        var o = ReplayOptions(profile: profile, asOf: Timestamp.parse(at)!)
+        o.partitions = partitions
+        o.from = from.flatMap { Timestamp.parse($0) }
+        o.to = to.flatMap { Timestamp.parse($0) }
+        return try Replay.run(directory: path, options: o)
+    }
+}
+
+func line(_ id: String, _ type: String, _ user: String, _ time: String, _ data: String = "{}") -> String {
+    #"{"id":"\#(id)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":\#(data)}"#
+}
+
+let story: [String] = [
+    line("1", "paywall_viewed", "a", "2026-01-01T10:00:00Z", #"{"context":"onboarding"}"#),
+    line("2", "paywall_cta_tapped", "a", "2026-01-01T10:01:00Z", #"{"context":"onboarding"}"#),
+    line("3", "purchase_started", "a", "2026-01-01T10:02:00Z"),
+    line("4", "purchase", "a", "2026-01-01T10:03:00Z", #"{"product":"handz.pro.monthly","transaction":"a1","expires":"2026-01-08T10:03:00Z","offer":"free_trial"}"#),
+    line("5", "purchase_success", "a", "2026-01-01T10:03:01Z"),
+    line("6", "renewal", "a", "2026-01-08T10:03:00Z", #"{"product":"handz.pro.monthly","transaction":"a2","expires":"2026-02-08T10:03:00Z","price":"9.99","currency":"USD"}"#),
+    line("7", "paywall_viewed", "b", "2026-01-02T09:00:00Z", #"{"context":"settings"}"#),
+    line("8", "purchase_started", "b", "2026-01-02T09:01:00Z"),
+    line("9", "purchase", "b", "2026-01-02T09:02:00Z", #"{"product":"handz.pro.monthly","transaction":"b1","expires":"2026-02-02T09:02:00Z","price":"9.99","currency":"USD"}"#),
+    line("10", "billing_issue", "b", "2026-02-02T09:02:00Z"),
+    line("11", "purchase", "b", "2026-01-02T09:02:05Z", #"{"product":"handz.pro.monthly","transaction":"b1","expires":"2026-02-02T09:02:00Z","price":"9.99","currency":"USD"}"#),
+    line("12", "purchase", "c", "2026-01-03T12:00:00Z", #"{"product":"handz.pro.monthly","transaction":"c1","expires":"2026-01-10T12:00:00Z","offer":"free_trial"}"#),
+    line("13", "refund", "c", "2026-01-04T12:00:00Z", #"{"transaction":"c1"}"#),
+    line("14", "notifications_disabled", "d", "2026-01-01T00:00:00Z", #"{"category":"billing"}"#),
+    line("15", "purchase", "d", "2026-01-05T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"d1","expires":"2026-01-12T00:00:00Z","offer":"free_trial"}"#),
+    line("16", "purchase", "e", "2026-01-06T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"e1","expires":"2026-02-06T00:00:00Z","price":"9.99","currency":"USD","environment":"sandbox"}"#),
+]
+
+@Suite struct ReadModels {
+    @Test func planStatesAsOfAnInstant() throws {
+        let s = try TestLog(story).replay(at: "2026-02-03T00:00:00Z")
+        #expect(s.plan(of: "a").planState == .pro)
+        #expect(s.plan(of: "b").planState == .proGrace && s.plan(of: "b").graceReason == .billing)
+        #expect(s.plan(of: "c").planState == .free)
+        #expect(s.plan(of: "d").planState == .free)
+        #expect(s.plan(of: "e").planState == .guest)
+    }
+
+    @Test func countsCountEachRealOccurrenceOnceAndLeaveSandboxOut() throws {
+        let counts = try TestLog(story).replay(at: "2026-03-01T00:00:00Z").counts()
+        #expect(counts["paywall_viewed"] == 2 && counts["paywall_cta_tapped"] == 1 && counts["purchase_started"] == 2 && counts["purchase_success"] == 1)
+        #expect(counts["trial_started"] == 3 && counts["subscription_started"] == 1)
+        #expect(counts["renewal"] == 1 && counts["trial_converted"] == 1 && counts["billing_issue"] == 1 && counts["refund"] == 1)
+        #expect(counts["cancellation"] == 0 && counts["expiration"] == 0 && counts["restore_clicked"] == 0)
+    }
+
+    @Test func countsRespectTheWindow() throws {
+        let counts = try TestLog(story).replay(at: "2026-03-01T00:00:00Z", from: "2026-01-02T00:00:00Z", to: "2026-01-05T00:00:00Z").counts()
+        #expect(counts["paywall_viewed"] == 1 && counts["trial_started"] == 1 && counts["subscription_started"] == 1 && counts["refund"] == 1)
+    }
+
+    @Test func funnelCountsEachStepAfterTheOneBefore() throws {
+        let f = try TestLog(story).replay(at: "2026-03-01T00:00:00Z").funnel()
+        #expect(f.steps.map(\.users) == [2, 1, 1, 1])
+        #expect(f.byContext["settings"]?.map(\.users) == [1, 0, 0, 0])
+        #expect(f.byContext["onboarding"]?.map(\.users) == [1, 1, 1, 1])
+        #expect(f.trialsStarted == 3 && f.trialsConverted == 1)
+        #expect(f.cohorts == [.init(week: "2025-12-29", started: 2, converted: 1), .init(week: "2026-01-05", started: 1, converted: 0)])
+    }
+
+    @Test func notificationScheduleWithCapsChannelsAndCancellations() throws {
+        let n = try TestLog(story).replay(at: "2026-01-07T00:00:00Z").notifications()
+        #expect(n.map { "\($0.user) \($0.kind.rawValue) \($0.fireAt) \($0.status.rawValue) \($0.channels)" } == [
+            "a trial_ending 2026-01-06T10:03:00Z due [\"push\", \"in_app\"]",
+            "c trial_ending 2026-01-08T12:00:00Z cancelled [\"push\", \"in_app\"]",
+            "d trial_ending 2026-01-10T00:00:00Z scheduled [\"in_app\"]",
+        ])
+        let later = try TestLog(story).replay(at: "2026-02-03T00:00:00Z").notifications()
+        let b = later.filter { $0.user == "b" }
+        #expect(b.count == 1 && b[0].kind == .paymentFailed && b[0].status == .due && b[0].deepLink == "handz://paywall?context=paymentFailed")
+    }
+
+    @Test func revenueGrossRefundedNetMRRAndActives() throws {
+        let r = try TestLog(story).replay(at: "2026-02-03T00:00:00Z").revenue()
+        #expect(r.lines == [.init(currency: "USD", gross: Money.parse("19.98")!, refunded: .zero, net: Money.parse("16.983")!, mrr: Money.parse("19.98")!)])
+        #expect(r.activeSubscriptions == 2 && r.activeTrials == 0)
+        #expect(r.trialConversionRate == 1.0 / 3.0)
+    }
+
+    @Test func ruleDiffShowsWhoALongerBillingGraceChanges() throws {
+        let log = try TestLog(story)
+        var seven = Profile.handz
+        seven.billingGraceDays = 7
+        let diff = RuleDiff.compare(try log.replay(at: "2026-02-06T00:00:00Z"), try log.replay(at: "2026-02-06T00:00:00Z", profile: seven))
+        #expect(diff.map(\.user) == ["b"])
+        #expect(diff[0].a.planState == .free && diff[0].b.planState == .proGrace)
+        #expect(diff[0].fields == ["planState", "graceReason", "graceEndsAt", "entitlements"])
+    }
+}
+
+@Suite struct ReplayConsistency {
+    @Test func oneAndFourPartitionsGiveIdenticalOutput() throws {
+        let events = PopulationGenerator(profile: .howru, users: 400, seed: 5).events().map { EventCodec.encode($0) }
+        let log = try TestLog(events, batch: 100)
+        let one = try log.replay(at: "2026-04-01T00:00:00Z", profile: .howru)
+        let four = try log.replay(at: "2026-04-01T00:00:00Z", profile: .howru, partitions: 4)
+        #expect(one.userIDs == four.userIDs)
+        #expect(one.userIDs.map { one.plan(of: $0) } == four.userIDs.map { four.plan(of: $0) })
+        #expect(one.counts() == four.counts())
+        #expect(one.funnel() == four.funnel())
+        #expect(one.notifications() == four.notifications())
+        #expect(one.revenue() == four.revenue())
+        #expect(one.userIDs.count == 400)
+    }
+
+    @Test func lateEventsAreCorrectedByFoldingThatUserAgain() throws {
+        var events = PopulationGenerator(profile: .handz, users: 200, seed: 9).events().map { EventCodec.encode($0) }
+        let inOrder = try TestLog(events.sorted { try! EventCodec.decode($0).time < EventCodec.decode($1).time })
+        events.reverse()
+        let reversed = try TestLog(events)
+        let a = try inOrder.replay(at: "2026-05-01T00:00:00Z"), b = try reversed.replay(at: "2026-05-01T00:00:00Z")
+        #expect(a.userIDs.map { a.plan(of: $0) } == b.userIDs.map { b.plan(of: $0) })
+        #expect(a.counts() == b.counts())
+        #expect(a.notifications() == b.notifications())
+        #expect(a.funnel().trialsConverted == b.funnel().trialsConverted)
+    }
+
+    @Test func transferHandsTheSubscriptionToItsRecipient() throws {
+        let log = try TestLog([
+            line("1", "purchase", "old", "2026-01-01T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#),
+            line("2", "transfer", "old", "2026-01-10T00:00:00Z", #"{"to":"new"}"#),
+        ])
+        let s = try log.replay(at: "2026-01-11T00:00:00Z")
+        #expect(s.plan(of: "old").planState == .free)
+        #expect(s.plan(of: "new").planState == .pro && s.plan(of: "new").rule == .transferIn)
+    }
+}
