@@ -2,6 +2,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import Projections
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -97,10 +98,47 @@ case "fold":
             decider.evolve(&states[e.user, default: decider.initial(user: e.user)], e)
         }
     }
+    let decodedEvents = try lines.map { try EventCodec.decode($0) }
+    var states2: [String: SubscriberState] = [:]
+    states2.reserveCapacity(users)
+    let foldOnly = seconds { for e in decodedEvents { decider.evolve(&states2[e.user, default: decider.initial(user: e.user)], e) } }
+    print(String(format: "fold only (events already decoded): %.3f s, %.0f events/s", foldOnly, Double(lines.count) / foldOnly))
     let instant = Timestamp.parse("2026-06-01T00:00:00Z")!
     var pro = 0
     for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
     print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
+case "projections":
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+    let partitionCounts = args.dropFirst(2).first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 2]
+    let dir = temporaryFolder("projections")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let generator = PopulationGenerator(profile: .handz, users: users, seed: 1)
+    var events = 0
+    let importTime = try seconds {
+        let log = try EventLog(directory: dir)
+        let importer = EventImporter(log: log)
+        var summary = EventImporter.Summary()
+        var chunk: [UInt8] = []
+        for u in 0..<users {
+            for e in generator.events(forUser: u) { EventCodec.encode(e, into: &chunk); chunk.append(0x0A) }
+            if chunk.count > 8 << 20 || u == users - 1 {
+                try importer.importLines(chunk, file: "generated", into: &summary)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        events = summary.appended
+    }
+    print(String(format: "import  %d generated events for %d users (decode, encode, append in batches of 1000): %.1f s, %.0f events/s", events, users, importTime, Double(events) / importTime))
+    for p in partitionCounts {
+        var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
+        options.partitions = p
+        var snapshot: LedgerSnapshot?
+        let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
+        var readModels = 0.0
+        readModels = seconds { _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
+        print(String(format: "rebuild %d partition(s): fold %.2f s, %.0f events/s; read models from the folds %.2f s; peak RSS %.0f MiB",
+                     p, t, Double(events) / t, readModels, residentMiB()))
+    }
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:

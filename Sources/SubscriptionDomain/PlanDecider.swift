@@ -2,8 +2,22 @@
 /// handles every event type, and `view(state, at:)` that applies timers at a given instant.
 /// Time only comes in as values; nothing here reads a clock.
 public struct PlanDecider: Sendable {
-    public let profile: Profile
-    public init(profile: Profile) { self.profile = profile }
+    /// The profile and what the rules look up in it, shared: copying a decider is one retain.
+    final class Rules: Sendable {
+        let profile: Profile
+        let groups: [String: String]
+        init(_ profile: Profile) {
+            self.profile = profile
+            groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+    let rules: Rules
+    /// The app's catalog and rule parameters.
+    public var profile: Profile { rules.profile }
+    public init(profile: Profile) { rules = Rules(profile) }
+
+    /// The subscription group of a product (the product id itself when the profile does not know it).
+    func group(of product: String) -> String { rules.groups[product] ?? product }
 
     /// The state before any event.
     public func initial(user: String) -> SubscriberState { SubscriberState(user: user) }
@@ -33,7 +47,7 @@ public struct PlanDecider: Sendable {
         case .purchase:
             guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
             guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
-            let group = profile.group(of: product)
+            let group = group(of: product)
             let isTrial = d.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = d.environment ?? .production
@@ -60,7 +74,7 @@ public struct PlanDecider: Sendable {
                 else if sub.endedAt != nil || e.time > sub.expires { rule = .lateRenewal }
                 else { rule = .renewal }
                 sub.product = product
-                sub.group = profile.group(of: product)
+                sub.group = group(of: product)
                 sub.transaction = txn
                 sub.transactions.insert(txn)
                 sub.expires = max(expires, sub.expires)
@@ -126,7 +140,7 @@ public struct PlanDecider: Sendable {
                     return .downgradeAtRenewal
                 }
                 sub.product = product
-                sub.group = profile.group(of: product)
+                sub.group = group(of: product)
                 if let expires = d.expires { sub.expires = expires }
                 sub.pendingProduct = nil
                 return .upgradeNow
@@ -203,7 +217,7 @@ public struct PlanDecider: Sendable {
         }
         if s.subscription != nil { return change(&s.subscription!) }
         guard createIfMissing, let product = d.product, let t = d.transaction, let expires = d.expires else { return .noSubscription }
-        let group = profile.group(of: product)
+        let group = group(of: product)
         s.subscription = Subscription(
             product: product, group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
             transactions: [t], startedAt: e.time, expires: expires, isTrial: false, environment: .production,

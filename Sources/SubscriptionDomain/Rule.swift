@@ -1,44 +1,87 @@
 /// The rule behind a state change: a short id (seed 004's where it has one) and a sentence.
-public struct Rule: Sendable, Hashable, CustomStringConvertible {
-    public var id: String
-    public var summary: String
-    public init(_ id: String, _ summary: String) { self.id = id; self.summary = summary }
-    public var description: String { "\(id): \(summary)" }
+/// The raw value is the id printed by `history` and `state`: frozen once shipped.
+public enum Rule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case initial = "CH08 L349"
+    case accountCreated = "ACCOUNT-CREATED"
+    case accountDeleted = "CH34 L771"
+    case purchaseStartsPro = "CH25 L736"
+    case purchaseStartsTrial = "CH25 L589"
+    case trialOncePerGroup = "CH25 L582"
+    case renewal = "RENEWAL"
+    case trialConverted = "CH08 L324"
+    case billingRecovered = "SK-D01 recovered"
+    case lateRenewal = "LATE-RENEWAL"
+    case renewalWithoutPurchase = "RENEWAL-ADOPTED"
+    case duplicateTransaction = "SAME-TRANSACTION"
+    case cancelKeepsAccess = "CANCEL"
+    case cancelDuringTrial = "CH25 L590"
+    case uncancel = "UNCANCEL"
+    case billingGrace = "SK-D01"
+    case billingGraceEnded = "SK-D01 ended"
+    case expiration = "EXPIRATION"
+    case refundCurrent = "SK-D08"
+    case refundOlder = "SK-D08 books"
+    case refundReversed = "REFUND-REVERSED"
+    case upgradeNow = "SK-D07"
+    case downgradeAtRenewal = "SK-D07 next_renewal"
+    case revoke = "REVOKE"
+    case transferOut = "TRANSFER-OUT"
+    case transferIn = "TRANSFER-IN"
+    case creditsAdded = "CREDITS-ADDED"
+    case creditsUsed = "CREDITS-USED"
+    case noSubscription = "NO-SUBSCRIPTION"
+    case sandboxApart = "SANDBOX"
+    case appEvent = "CH08 L343"
+    case notificationCategory = "CH27 L203"
+    case trialEnded = "CH08 L324 ended"
+    case cancelledEnded = "CANCEL ended"
+    case unverifiedGrace = "SK-D04"
+    case unverifiedGraceEnded = "SK-D04 ended"
 
-    public static let initial = Rule("CH08 L349", "no account and no purchase yet: guest")
-    public static let accountCreated = Rule("ACCOUNT-CREATED", "an account makes a guest a free user")
-    public static let accountDeleted = Rule("CH34 L771", "deleting the account does not cancel the Apple subscription")
-    public static let purchaseStartsPro = Rule("CH25 L736", "a confirmed purchase unlocks Pro immediately")
-    public static let purchaseStartsTrial = Rule("CH25 L589", "a free-trial purchase starts the trial at once; it ends at expires")
-    public static let trialOncePerGroup = Rule("CH25 L582", "trials are for new subscribers: once per user per subscription group")
-    public static let renewal = Rule("RENEWAL", "a paid renewal extends access to its expires")
-    public static let trialConverted = Rule("CH08 L324", "the first paid renewal after a trial converts it to Pro")
-    public static let billingRecovered = Rule("SK-D01 recovered", "a renewal during billing grace ends the billing issue")
-    public static let lateRenewal = Rule("LATE-RENEWAL", "a renewal after access ended restores Pro to its expires")
-    public static let renewalWithoutPurchase = Rule("RENEWAL-ADOPTED", "a renewal with no known purchase starts the subscription it reports")
-    public static let duplicateTransaction = Rule("SAME-TRANSACTION", "a second report of the same transaction counts once")
-    public static let cancelKeepsAccess = Rule("CANCEL", "auto-renew off: access continues until expires")
-    public static let cancelDuringTrial = Rule("CH25 L590", "cancelling during a trial keeps the trial until it ends, then Free")
-    public static let uncancel = Rule("UNCANCEL", "auto-renew back on")
-    public static let billingGrace = Rule("SK-D01", "payment failed: Pro grace (billing) for the billing grace period, then Free unless renewed")
-    public static let billingGraceEnded = Rule("SK-D01 ended", "billing grace ran out without a renewal: Free")
-    public static let expiration = Rule("EXPIRATION", "the store reports the subscription expired: access ends")
-    public static let refundCurrent = Rule("SK-D08", "refund of the current period's transaction ends access at once")
-    public static let refundOlder = Rule("SK-D08 books", "refund of an older transaction changes only the books")
-    public static let refundReversed = Rule("REFUND-REVERSED", "the refund was reversed: access is back as before it")
-    public static let upgradeNow = Rule("SK-D07", "product change takes effect immediately")
-    public static let downgradeAtRenewal = Rule("SK-D07 next_renewal", "product change waits for the next renewal")
-    public static let revoke = Rule("REVOKE", "Family Sharing access withdrawn: access ends at once")
-    public static let transferOut = Rule("TRANSFER-OUT", "the subscription moved to another user")
-    public static let transferIn = Rule("TRANSFER-IN", "a subscription moved here from another user (restore on a new account)")
-    public static let creditsAdded = Rule("CREDITS-ADDED", "a consumable purchase adds its credits")
-    public static let creditsUsed = Rule("CREDITS-USED", "credits are spent, never below zero")
-    public static let noSubscription = Rule("NO-SUBSCRIPTION", "a lifecycle event for a subscription this user does not have changes nothing")
-    public static let sandboxApart = Rule("SANDBOX", "sandbox events are kept apart from production")
-    public static let appEvent = Rule("CH08 L343", "app events do not change the plan (pending or failed purchases keep the current plan)")
-    public static let notificationCategory = Rule("CH27 L203", "notification category switched; in-app reminders still show")
-    public static let trialEnded = Rule("CH08 L324 ended", "the trial ended without a paid renewal: Free")
-    public static let cancelledEnded = Rule("CANCEL ended", "a cancelled subscription ends at expires")
-    public static let unverifiedGrace = Rule("SK-D04", "period passed expires with no renewal or expiration in the log: 24 h Pro grace (unverified)")
-    public static let unverifiedGraceEnded = Rule("SK-D04 ended", "unverified grace ran out: Free until the store reports a renewal")
+    /// The rule's id, as printed.
+    public var id: String { rawValue }
+
+    /// One sentence saying what the rule does.
+    public var summary: String {
+        switch self {
+        case .initial: "no account and no purchase yet: guest"
+        case .accountCreated: "an account makes a guest a free user"
+        case .accountDeleted: "deleting the account does not cancel the Apple subscription"
+        case .purchaseStartsPro: "a confirmed purchase unlocks Pro immediately"
+        case .purchaseStartsTrial: "a free-trial purchase starts the trial at once; it ends at expires"
+        case .trialOncePerGroup: "trials are for new subscribers: once per user per subscription group"
+        case .renewal: "a paid renewal extends access to its expires"
+        case .trialConverted: "the first paid renewal after a trial converts it to Pro"
+        case .billingRecovered: "a renewal during billing grace ends the billing issue"
+        case .lateRenewal: "a renewal after access ended restores Pro to its expires"
+        case .renewalWithoutPurchase: "a renewal with no known purchase starts the subscription it reports"
+        case .duplicateTransaction: "a second report of the same transaction counts once"
+        case .cancelKeepsAccess: "auto-renew off: access continues until expires"
+        case .cancelDuringTrial: "cancelling during a trial keeps the trial until it ends, then Free"
+        case .uncancel: "auto-renew back on"
+        case .billingGrace: "payment failed: Pro grace (billing) for the billing grace period, then Free unless renewed"
+        case .billingGraceEnded: "billing grace ran out without a renewal: Free"
+        case .expiration: "the store reports the subscription expired: access ends"
+        case .refundCurrent: "refund of the current period's transaction ends access at once"
+        case .refundOlder: "refund of an older transaction changes only the books"
+        case .refundReversed: "the refund was reversed: access is back as before it"
+        case .upgradeNow: "product change takes effect immediately"
+        case .downgradeAtRenewal: "product change waits for the next renewal"
+        case .revoke: "Family Sharing access withdrawn: access ends at once"
+        case .transferOut: "the subscription moved to another user"
+        case .transferIn: "a subscription moved here from another user (restore on a new account)"
+        case .creditsAdded: "a consumable purchase adds its credits"
+        case .creditsUsed: "credits are spent, never below zero"
+        case .noSubscription: "a lifecycle event for a subscription this user does not have changes nothing"
+        case .sandboxApart: "sandbox events are kept apart from production"
+        case .appEvent: "app events do not change the plan (pending or failed purchases keep the current plan)"
+        case .notificationCategory: "notification category switched; in-app reminders still show"
+        case .trialEnded: "the trial ended without a paid renewal: Free"
+        case .cancelledEnded: "a cancelled subscription ends at expires"
+        case .unverifiedGrace: "period passed expires with no renewal or expiration in the log: 24 h Pro grace (unverified)"
+        case .unverifiedGraceEnded: "unverified grace ran out: Free until the store reports a renewal"
+        }
+    }
+
+    public var description: String { "\(id): \(summary)" }
 }
