@@ -92,6 +92,7 @@ extension EventLog {
             streams[record.stream, default: StreamEntry()].version = appended.version
             streams[record.stream, default: StreamEntry()].locations.append(location)
             indexID(record.id, position: appended.position, at: location)
+            indexPosition(appended.position, at: location)
         }
         segments[s].end = start + buffer.count
         head = LogHead(position: position, hash: hash)

@@ -3,16 +3,19 @@ extension EventLog {
     /// and the gapless sequence. Damage stops the scan with an error naming segment, offset and position.
     public func forEach(from position: UInt64 = 1, _ visit: (RecordView) throws -> Void) throws {
         guard position <= head.position else { return }
-        var first = 0
-        for (i, segment) in segments.enumerated() where segment.base <= position { first = i }
+        // Start at the sampled record nearest below `position` (at most 1,023 records before it).
+        let sample = Int((max(position, 1) - 1) / Self.sampleInterval)
+        let seek = sample < positionSamples.count ? positionSamples[sample] : nil
+        let first = seek.map { Int($0.segment) } ?? 0
         let chunkSize = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         for i in first..<segments.count {
             let segment = segments[i]
             guard segment.end > LogFormat.segmentHeaderSize else { continue }
             let file = try PlatformFile(path: segment.path, mode: .readOnly)
-            var expected = segment.base
-            var fileOffset = LogFormat.segmentHeaderSize   // file offset of buffer[0]
+            let seekHere = i == first && seek != nil
+            var expected = seekHere ? UInt64(sample) * Self.sampleInterval + 1 : segment.base
+            var fileOffset = seekHere ? Int(seek!.offset) : LogFormat.segmentHeaderSize   // file offset of buffer[0]
             var filled = 0
             var parsed = 0                                   // buffer offset of the next frame
             while fileOffset + parsed < segment.end {
@@ -57,6 +60,7 @@ extension EventLog {
                             guard body.position == expected else {
                                 throw EventStoreError(.damaged, "record holds position \(body.position) where \(expected) was expected", path: segment.path, offset: fileOffset + parsed, position: expected)
                             }
+                            framesRead += 1
                             if expected >= position && expected <= head.position { try visit(RecordView(body)) }
                             expected += 1
                             parsed += length

@@ -100,6 +100,7 @@ extension EventLog {
                             streams[p.stream, default: StreamEntry()].version = p.version
                             streams[p.stream, default: StreamEntry()].locations.append(location)
                             indexID(p.id, position: p.position, at: location)
+                            indexPosition(p.position, at: location)
                         }
                         head.position = body.position
                         lastCommitBody = (offset - length + LogFormat.frameHeaderSize, length - LogFormat.frameHeaderSize)

@@ -48,6 +48,11 @@ public final class EventLog {
     var idIndex: [UInt64: Location] = [:]
     var idOverflow: [String: UInt64] = [:]
     var streams: [String: StreamEntry] = [:]
+    /// Where every 1,024th record starts (positions 1, 1025, …): catch-up seeks here.
+    var positionSamples: [Location] = []
+    static let sampleInterval: UInt64 = 1024
+    /// Frames read and checked by `forEach` since this handle opened (what a catch-up cost).
+    public internal(set) var framesRead = 0
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
@@ -115,6 +120,10 @@ public final class EventLog {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
+    }
+
+    func indexPosition(_ position: UInt64, at location: Location) {
+        if (position - 1) % Self.sampleInterval == 0 { positionSamples.append(location) }
     }
 
     func indexID(_ id: String, position: UInt64, at location: Location) {

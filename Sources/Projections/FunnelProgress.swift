@@ -1,7 +1,7 @@
 import SubscriptionDomain
 
 /// How far one user got through the paywall funnel, overall and per paywall `context`.
-struct FunnelProgress: Sendable {
+struct FunnelProgress: Sendable, Codable {
     static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
     /// Steps reached overall (0…4).
     var reached = 0

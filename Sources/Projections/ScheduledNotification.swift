@@ -1,9 +1,9 @@
 import SubscriptionDomain
 
 /// One entry of the notification schedule (seed 004 CH27).
-public struct ScheduledNotification: Sendable, Equatable {
-    public enum Kind: String, Sendable { case trialEnding = "trial_ending", paymentFailed = "payment_failed" }
-    public enum Status: String, Sendable { case scheduled, due, cancelled }
+public struct ScheduledNotification: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case trialEnding = "trial_ending", paymentFailed = "payment_failed" }
+    public enum Status: String, Sendable, Codable { case scheduled, due, cancelled }
     public var user: String
     public var kind: Kind
     public var fireAt: Timestamp

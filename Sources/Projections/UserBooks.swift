@@ -1,11 +1,16 @@
 import SubscriptionDomain
 
 /// One user's money: what was charged and refunded, per currency, and the paid state for churn.
-struct UserBooks: Sendable {
+struct UserBooks: Sendable, Codable {
     var gross: [String: Money] = [:]
     var refunded: [String: Money] = [:]
     /// Price of each charged transaction, to value a refund that carries no price.
-    var charges: [String: (Money, String)] = [:]
+    var charges: [String: Charge] = [:]
+
+    struct Charge: Sendable, Codable {
+        var price: Money
+        var currency: String
+    }
 
     mutating func record(_ e: Event, rule: Rule, before: Subscription?, profile: Profile, includeSandbox: Bool) {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
@@ -18,16 +23,16 @@ struct UserBooks: Sendable {
             guard !isTrial, let price = d.price ?? listed.flatMap({ Money.parse($0.price) }), price > .zero else { return }
             let currency = d.currency ?? listed?.currency ?? "USD"
             gross[currency, default: .zero] = gross[currency, default: .zero] + price
-            charges[txn] = (price, currency)
+            charges[txn] = Charge(price: price, currency: currency)
         case .refund:
             guard let txn = d.transaction else { return }
             let charged = charges[txn]
-            guard let price = d.price ?? charged?.0 else { return }
-            let currency = d.currency ?? charged?.1 ?? "USD"
+            guard let price = d.price ?? charged?.price else { return }
+            let currency = d.currency ?? charged?.currency ?? "USD"
             refunded[currency, default: .zero] = refunded[currency, default: .zero] + price
         case .refundReversed:
-            guard let txn = d.transaction, let (price, currency) = charges[txn] else { return }
-            refunded[currency, default: .zero] = refunded[currency, default: .zero] - price
+            guard let txn = d.transaction, let charge = charges[txn] else { return }
+            refunded[charge.currency, default: .zero] = refunded[charge.currency, default: .zero] - charge.price
         default:
             return
         }

@@ -1,7 +1,7 @@
 import SubscriptionDomain
 
 /// Everything the read models need from one user, folded event by event in effect order.
-struct UserFold: Sendable {
+struct UserFold: Sendable, Codable {
     var state: SubscriberState
     var counts: [String: Int] = [:]
     var funnel = FunnelProgress()
@@ -12,7 +12,14 @@ struct UserFold: Sendable {
     /// An event came with a time before one already folded: the user must be folded again in order.
     var outOfOrder = false
     /// The subscription this user transferred away, for its recipient.
-    var transferOut: (to: String, time: Timestamp, subscription: Subscription)?
+    var transferOut: Transfer?
+
+    /// A subscription handed to another user.
+    struct Transfer: Sendable, Codable {
+        var to: String
+        var time: Timestamp
+        var subscription: Subscription
+    }
 
     init(user: String) { state = SubscriberState(user: user) }
 
@@ -41,7 +48,7 @@ struct UserFold: Sendable {
         }
         if rule == .purchaseStartsTrial || rule == .trialOncePerGroup, trialStartedAt == nil { trialStartedAt = e.time }
         if rule == .trialConverted { trialConverted = true }
-        if rule == .transferOut, let to = e.data.to, let b = before { transferOut = (to, e.time, b) }
+        if rule == .transferOut, let to = e.data.to, let b = before { transferOut = Transfer(to: to, time: e.time, subscription: b) }
         books.record(e, rule: rule, before: before, profile: decider.profile, includeSandbox: options.includeSandbox)
         scheduleNotifications(e, rule: rule, before: before, profile: decider.profile)
     }

@@ -13,10 +13,10 @@ public enum EventField: String, Sendable, CaseIterable {
 }
 
 /// How a purchase was offered.
-public enum Offer: String, Sendable, Hashable { case freeTrial = "free_trial", intro, none }
+public enum Offer: String, Sendable, Hashable, Codable { case freeTrial = "free_trial", intro, none }
 /// The store environment; sandbox events are kept apart from production.
-public enum StoreEnvironment: String, Sendable, Hashable { case production, sandbox }
+public enum StoreEnvironment: String, Sendable, Hashable, Codable { case production, sandbox }
 /// When a product change takes effect.
-public enum ChangeTiming: String, Sendable, Hashable { case immediate, nextRenewal = "next_renewal" }
+public enum ChangeTiming: String, Sendable, Hashable, Codable { case immediate, nextRenewal = "next_renewal" }
 /// Who reported an event.
-public enum EventSource: String, Sendable, Hashable { case store, client, server }
+public enum EventSource: String, Sendable, Hashable, Codable { case store, client, server }

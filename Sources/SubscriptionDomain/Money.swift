@@ -1,5 +1,5 @@
 /// An exact decimal amount in millionths (micro-units), parsed from and printed as a decimal string.
-public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var micros: Int64
     public init(micros: Int64) { self.micros = micros }
     public static let zero = Money(micros: 0)

@@ -1,6 +1,6 @@
 /// The rule behind a state change: a short id (seed 004's where it has one) and a sentence.
 /// The raw value is the id printed by `history` and `state`: frozen once shipped.
-public enum Rule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum Rule: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     case initial = "CH08 L349"
     case accountCreated = "ACCOUNT-CREATED"
     case accountDeleted = "CH34 L771"

@@ -1,5 +1,5 @@
 /// One auto-renewable subscription as the log describes it (facts, not yet evaluated at an instant).
-public struct Subscription: Sendable, Equatable {
+public struct Subscription: Sendable, Equatable, Codable {
     public var product: String
     public var group: String
     public var originalTransaction: String
@@ -26,7 +26,7 @@ public struct Subscription: Sendable, Equatable {
 }
 
 /// Everything the log says about one user, folded in effect order.
-public struct SubscriberState: Sendable, Equatable {
+public struct SubscriberState: Sendable, Equatable, Codable {
     public var user: String
     public var hasAccount = false
     public var everPurchased = false

@@ -1,5 +1,5 @@
 /// An instant in UTC, nanoseconds since 1970-01-01T00:00:00Z. Parsed and printed as RFC 3339.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var nanoseconds: Int64
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
     public init(seconds: Int64) { nanoseconds = seconds * 1_000_000_000 }

@@ -64,13 +64,23 @@ enum Common {
         return try EventLog(directory: dir, access: access, options: options)
     }
 
+    /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with
+    /// the log first), or a full rebuild when a window or sandbox events are asked for.
     static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil) throws -> LedgerSnapshot {
         _ = try openLog(a)
-        var options = ReplayOptions(profile: try profile ?? Common.profile(a.value("--profile")), asOf: asOf)
-        options.from = try time(a, "--from")
-        options.to = try time(a, "--to")
+        let profile = try profile ?? Common.profile(a.value("--profile"))
+        let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        let from = try time(a, "--from"), to = try time(a, "--to")
+        if from == nil && to == nil && !a.has("--include-sandbox") {
+            var store = ProjectionStore(logDirectory: logDirectory(a), profile: profile)
+            store.partitions = partitions
+            return try store.snapshot(asOf: asOf)
+        }
+        var options = ReplayOptions(profile: profile, asOf: asOf)
+        options.from = from
+        options.to = to
         options.includeSandbox = a.has("--include-sandbox")
-        options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        options.partitions = partitions
         return try Replay.run(directory: logDirectory(a), options: options)
     }
 

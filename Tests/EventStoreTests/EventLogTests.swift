@@ -138,6 +138,24 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
         #expect(second.head.position == 1)
     }
 
+    @Test func catchUpFromAPositionReadsOnlyTheRecordsNearIt() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLog.Options()
+        options.segmentSize = 100_000
+        do {
+            let log = try EventLog(directory: dir.path, options: options)
+            for b in 0..<50 { try log.append(proposed(100, prefix: "b\(b)-")) }
+        }
+        let log = try EventLog(directory: dir.path, options: options)
+        #expect(dir.segmentFiles(of: dir.path).count > 3)
+        for from: UInt64 in [1, 1024, 1025, 2500, 4990, 5000] {
+            let before = log.framesRead
+            let got = try log.records(from: from).map(\.position)
+            #expect(got == Array(from...5000))
+            #expect(log.framesRead - before <= got.count + 1023, "from \(from)")
+        }
+    }
+
     @Test func readerSeesOnlyCommittedRecordsAndRefreshes() throws {
         let dir = TemporaryDirectory()
         let writer = try EventLog(directory: dir.path)

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import EventStore
+import SubscriptionDomain
+@testable import Projections
+
+@Suite struct KeptProjections {
+    static let lines = PopulationGenerator(profile: .handz, users: 300, seed: 11).events().map { EventCodec.encode($0) }
+    static let instant = Timestamp.parse("2026-05-01T00:00:00Z")!
+
+    /// Imports the lines; returns how many were appended (generated retries are duplicates).
+    @discardableResult
+    static func append(_ lines: ArraySlice<String>, to path: String) throws -> Int {
+        var summary = EventImporter.Summary()
+        try EventImporter(log: try EventLog(directory: path)).importLines(Array(lines.joined(separator: "\n").utf8), file: "t", into: &summary)
+        return summary.appended
+    }
+
+    static func same(_ a: LedgerSnapshot, _ b: LedgerSnapshot) {
+        #expect(a.userIDs == b.userIDs)
+        #expect(a.userIDs.map { a.plan(of: $0) } == b.userIDs.map { b.plan(of: $0) })
+        #expect(a.counts() == b.counts())
+        #expect(a.funnel() == b.funnel())
+        #expect(a.notifications() == b.notifications())
+        #expect(a.revenue() == b.revenue())
+    }
+
+    @Test func catchUpInSeveralStepsGivesTheSameAnswersAsAFullRebuild() throws {
+        let log = try TestLog([])
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        var offset = 0
+        for step in [500, 1, 700, 40] {
+            let appended = try Self.append(Self.lines[offset..<min(offset + step, Self.lines.count)], to: log.path)
+            offset += step
+            let r = try store.refresh()
+            #expect(r.rebuilt == (offset == 500))
+            if offset > 500 { #expect(r.recordsRead == appended) }
+        }
+        try Self.append(Self.lines[offset...], to: log.path)
+        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+        // and as of an earlier instant, where some users have later events
+        Self.same(try store.snapshot(asOf: Timestamp.parse("2026-02-01T00:00:00Z")!), try log.replay(at: "2026-02-01T00:00:00Z"))
+    }
+
+    @Test func aRefreshWithNothingNewReadsNothing() throws {
+        let log = try TestLog(Array(Self.lines.prefix(100)))
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        #expect(try store.refresh().rebuilt)
+        let again = try store.refresh()
+        #expect(!again.rebuilt && again.recordsRead == 0)
+    }
+
+    @Test func aProjectionOfAnotherProfileIsRebuiltNotReused() throws {
+        let log = try TestLog(Array(Self.lines.prefix(200)))
+        var seven = Profile.handz
+        seven.billingGraceDays = 7
+        #expect(try ProjectionStore(logDirectory: log.path, profile: .handz).refresh().rebuilt)
+        #expect(try ProjectionStore(logDirectory: log.path, profile: seven).refresh().rebuilt)
+        #expect(try ProjectionStore(logDirectory: log.path, profile: seven).refresh().rebuilt == false)
+        #expect(try ProjectionStore(logDirectory: log.path, profile: .handz).refresh().rebuilt)
+    }
+
+    @Test func aCrashBetweenDataAndCheckpointLeavesAConsistentProjection() throws {
+        let log = try TestLog(Array(Self.lines.prefix(400)))
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        try store.refresh()
+        let saved = try DurableFile.read(path: store.path)!
+        // A crash while writing the next version: a half-written temporary file is left behind.
+        FileManager.default.createFile(atPath: store.path + ".tmp", contents: Data(saved.prefix(saved.count / 2)))
+        let appended = try Self.append(Self.lines[400...], to: log.path)
+        let r = try store.refresh()
+        #expect(!r.rebuilt && r.recordsRead == appended)
+        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+        // A torn projection file (data without its end) is never trusted: it is rebuilt.
+        FileManager.default.createFile(atPath: store.path, contents: Data(saved.prefix(saved.count - 10)))
+        #expect(try store.refresh().rebuilt)
+        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+    }
+
+}
