@@ -61,7 +61,7 @@ extension EventLog {
             hash = LogFormat.appendFrame(
                 to: &buffer, position: position, version: version, recorded: now,
                 flags: k == toWrite.count - 1 ? LogFormat.commitFlag : 0, previousHash: hash,
-                id: Array(record.id.utf8), stream: Array(record.stream.utf8), payload: record.payload)
+                id: record.id, stream: record.stream, payload: record.payload)
             receipt.appended.append(.init(index: index, id: record.id, position: position, version: version))
         }
 

@@ -81,17 +81,23 @@ extension EventLog {
 
     /// One stream's records in version order, read through the stream index.
     public func records(inStream stream: String) throws -> [Record] {
+        guard options.indexes else { throw EventStoreError(.invalidArgument, "this handle was opened without indexes", path: directory) }
         guard let entry = streams[stream] else { return [] }
         var out: [Record] = []
         out.reserveCapacity(entry.locations.count)
-        for location in entry.locations { out.append(try read(at: location)) }
+        var files: [UInt32: PlatformFile] = [:]
+        for location in entry.locations {
+            let file = try files[location.segment] ?? PlatformFile(path: segments[Int(location.segment)].path, mode: .readOnly)
+            files[location.segment] = file
+            out.append(try read(at: location, in: file))
+        }
         return out
     }
 
     /// Reads and checks the one frame at `location`.
-    func read(at location: Location) throws -> Record {
+    func read(at location: Location, in openFile: PlatformFile? = nil) throws -> Record {
         let segment = segments[Int(location.segment)]
-        let file = try PlatformFile(path: segment.path, mode: .readOnly)
+        let file = try openFile ?? PlatformFile(path: segment.path, mode: .readOnly)
         let offset = Int(location.offset)
         let header = try file.readBytes(at: offset, count: LogFormat.frameHeaderSize)
         guard header.count == LogFormat.frameHeaderSize else {

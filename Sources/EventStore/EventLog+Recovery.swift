@@ -85,21 +85,27 @@ extension EventLog {
                     guard body.position == next else {
                         throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected", path: path, offset: start + offset, position: next)
                     }
-                    let stream = String(decoding: body.stream, as: UTF8.self)
-                    let expected = (pendingVersions[stream] ?? streams[stream]?.version ?? 0) + 1
-                    guard body.version == expected else {
-                        throw EventStoreError(.damaged, "stream '\(stream)' version \(body.version) where \(expected) was expected", path: path, offset: start + offset, position: next)
+                    if options.indexes {
+                        let stream = String(decoding: body.stream, as: UTF8.self)
+                        let expected = (pendingVersions[stream] ?? streams[stream]?.version ?? 0) + 1
+                        guard body.version == expected else {
+                            throw EventStoreError(.damaged, "stream '\(stream)' version \(body.version) where \(expected) was expected", path: path, offset: start + offset, position: next)
+                        }
+                        pendingVersions[stream] = expected
+                        pending.append(Pending(id: String(decoding: body.id, as: UTF8.self), stream: stream, position: next, version: expected, offset: start + offset))
+                    } else {
+                        pending.append(Pending(id: "", stream: "", position: next, version: body.version, offset: start + offset))
                     }
-                    pendingVersions[stream] = expected
-                    pending.append(Pending(id: String(decoding: body.id, as: UTF8.self), stream: stream, position: next, version: expected, offset: start + offset))
                     next += 1
                     offset += length
                     if body.isCommit {
                         for p in pending {
                             let location = Location(segment: UInt32(i), offset: UInt32(p.offset))
-                            streams[p.stream, default: StreamEntry()].version = p.version
-                            streams[p.stream, default: StreamEntry()].locations.append(location)
-                            indexID(p.id, position: p.position, at: location)
+                            if options.indexes {
+                                streams[p.stream, default: StreamEntry()].version = p.version
+                                streams[p.stream, default: StreamEntry()].locations.append(location)
+                                indexID(p.id, position: p.position, at: location)
+                            }
                             indexPosition(p.position, at: location)
                         }
                         head.position = body.position

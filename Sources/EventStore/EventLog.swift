@@ -14,6 +14,9 @@ public final class EventLog {
         public var waitForLock: Bool = true
         /// The clock for `recorded` times, in milliseconds since 1970.
         public var clock: @Sendable () -> Int64 = { platformNowMilliseconds() }
+        /// Build the id and stream indexes at open (needed to append and to read one stream).
+        /// A read-only scan of the whole log, such as a full rebuild, can do without them.
+        public var indexes = true
         public init() {}
     }
 
@@ -68,6 +71,9 @@ public final class EventLog {
         self.directory = directory
         self.options = options
         self.access = access
+        if access == .write && !options.indexes {
+            throw EventStoreError(.invalidArgument, "a writer needs its indexes (duplicate ids, expected versions)")
+        }
         if access == .write {
             try PlatformDirectory.create(directory + "/segments")
             lockFile = try PlatformFile(path: directory + "/writer.lock", mode: .createReadWrite)

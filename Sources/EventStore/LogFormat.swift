@@ -53,20 +53,20 @@ enum LogFormat {
     /// Appends one frame (header and body) to `out`; returns the SHA-256 of the body.
     static func appendFrame(
         to out: inout [UInt8], position: UInt64, version: UInt64, recorded: Int64, flags: UInt32,
-        previousHash: SHA256.Digest, id: [UInt8], stream: [UInt8], payload: [UInt8]
+        previousHash: SHA256.Digest, id: String, stream: String, payload: [UInt8]
     ) -> SHA256.Digest {
-        let bodyLength = bodyFixedSize + id.count + stream.count + payload.count
+        let bodyLength = bodyFixedSize + id.utf8.count + stream.utf8.count + payload.count
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: frameHeaderSize))
         out.appendLE(position)
         out.appendLE(version)
         out.appendLE(UInt64(bitPattern: recorded))
         out.appendLE(flags)
-        out.appendLE(UInt16(id.count))
-        out.appendLE(UInt16(stream.count))
-        out.append(contentsOf: previousHash.bytes)
-        out.append(contentsOf: id)
-        out.append(contentsOf: stream)
+        out.appendLE(UInt16(id.utf8.count))
+        out.appendLE(UInt16(stream.utf8.count))
+        previousHash.append(to: &out)
+        out.append(contentsOf: id.utf8)
+        out.append(contentsOf: stream.utf8)
         out.append(contentsOf: payload)
         return out.withUnsafeMutableBytes { b in
             let body = UnsafeRawBufferPointer(rebasing: b[(start + frameHeaderSize)...])

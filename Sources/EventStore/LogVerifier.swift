@@ -71,7 +71,7 @@ public enum LogVerifier {
                         guard body.position == next else {
                             throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected (record removed, inserted or reordered)", path: path, offset: offset, position: next)
                         }
-                        guard body.previousHash.elementsEqual(running.hash.bytes) else {
+                        guard running.hash.matches(body.previousHash) else {
                             throw EventStoreError(.damaged, "hash chain broken: record does not commit to its predecessor", path: path, offset: offset, position: next)
                         }
                         let stream = String(decoding: body.stream, as: UTF8.self)

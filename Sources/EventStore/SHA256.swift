@@ -1,12 +1,52 @@
 /// SHA-256 (FIPS 180-4), used for the log's hash chain.
 public struct SHA256: Sendable {
-    /// A 32-byte digest.
+    /// A 32-byte digest, held inline (four big-endian words).
     public struct Digest: Sendable, Hashable, CustomStringConvertible {
-        /// The digest bytes, big-endian as FIPS 180-4 prints them.
-        public var bytes: [UInt8]
+        var words: (UInt64, UInt64, UInt64, UInt64)
+
         /// The all-zero digest: the chain's predecessor of record 1.
-        public static let zero = Digest(bytes: [UInt8](repeating: 0, count: 32))
-        public init(bytes: [UInt8]) { self.bytes = bytes }
+        public static let zero = Digest(words: (0, 0, 0, 0))
+
+        init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+
+        /// A digest from its 32 bytes, as FIPS 180-4 prints them.
+        public init(bytes: [UInt8]) {
+            precondition(bytes.count == 32, "a SHA-256 digest is 32 bytes")
+            self = bytes.withUnsafeBytes { Digest(raw: $0) }
+        }
+
+        init(raw b: UnsafeRawBufferPointer) {
+            words = (UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                     UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                     UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+                     UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+        }
+
+        /// The digest bytes, big-endian as FIPS 180-4 prints them.
+        public var bytes: [UInt8] {
+            var out: [UInt8] = []
+            append(to: &out)
+            return out
+        }
+
+        /// Appends the 32 bytes to `out`.
+        public func append(to out: inout [UInt8]) {
+            for w in [words.0, words.1, words.2, words.3] { withUnsafeBytes(of: w.bigEndian) { out.append(contentsOf: $0) } }
+        }
+
+        /// Whether these are the 32 bytes at `b`.
+        public func matches(_ b: UnsafeRawBufferPointer) -> Bool {
+            b.count == 32 && Digest(raw: b) == self
+        }
+
+        public static func == (a: Digest, b: Digest) -> Bool {
+            a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0); hasher.combine(words.1); hasher.combine(words.2); hasher.combine(words.3)
+        }
+
         /// Lower-case hex.
         public var description: String {
             let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -16,7 +56,6 @@ public struct SHA256: Sendable {
             return String(decoding: out, as: UTF8.self)
         }
     }
-
 
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
@@ -63,20 +102,34 @@ public struct SHA256: Sendable {
         let saved = length
         update(pad)
         length = saved
-        var out = [UInt8]()
-        out.reserveCapacity(32)
-        for w in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            out.append(UInt8(w >> 24)); out.append(UInt8((w >> 16) & 0xFF))
-            out.append(UInt8((w >> 8) & 0xFF)); out.append(UInt8(w & 0xFF))
-        }
-        return Digest(bytes: out)
+        return Self.digest(h)
     }
 
-    /// The digest of `bytes` in one call.
+    static func digest(_ h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)) -> Digest {
+        Digest(words: (UInt64(h.0) << 32 | UInt64(h.1), UInt64(h.2) << 32 | UInt64(h.3),
+                       UInt64(h.4) << 32 | UInt64(h.5), UInt64(h.6) << 32 | UInt64(h.7)))
+    }
+
+    /// The digest of `bytes` in one call, without allocating: whole blocks straight from the input,
+    /// the padded tail in a stack buffer.
     public static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest {
-        var s = SHA256()
-        s.update(bytes)
-        return s.finalize()
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        let n = bytes.count
+        var offset = 0
+        if let base = bytes.baseAddress {
+            while n - offset >= 64 { compressBlock(&h, base + offset); offset += 64 }
+        }
+        let rest = n - offset
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
+            tail.initializeMemory(as: UInt8.self, repeating: 0)
+            if rest > 0 { tail.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: rest) }
+            tail[rest] = 0x80
+            let blocks = rest + 9 <= 64 ? 1 : 2
+            tail.storeBytes(of: (UInt64(n) &* 8).bigEndian, toByteOffset: blocks * 64 - 8, as: UInt64.self)
+            for k in 0..<blocks { compressBlock(&h, UnsafeRawPointer(tail.baseAddress! + k * 64)) }
+        }
+        return digest(h)
     }
 
     /// The digest of a byte array in one call.

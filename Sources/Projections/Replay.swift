@@ -12,7 +12,9 @@ public enum Replay {
         let results = PartitionResults(count: partitions)
         DispatchQueue.concurrentPerform(iterations: partitions) { p in
             do {
-                let log = try EventLog(directory: directory, access: .read)
+                var logOptions = EventLog.Options()
+                logOptions.indexes = false
+                let log = try EventLog(directory: directory, access: .read, options: logOptions)
                 let users = try fold(log: log, partition: p, of: partitions, options: options)
                 results.set(p, .success((users, log.head.position)))
             } catch {
@@ -20,6 +22,7 @@ public enum Replay {
             }
         }
         var users: [String: UserFold] = [:]
+        users.reserveCapacity(results.all().reduce(0) { $0 + ((try? $1.get().0.count) ?? 0) })
         var head: UInt64 = 0
         for r in results.all() {
             let (part, h) = try r.get()
@@ -41,30 +44,46 @@ public enum Replay {
     static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> [String: UserFold] {
         let decider = PlanDecider(profile: options.profile)
         var users: [String: UserFold] = [:]
+        users.reserveCapacity(Int(log.head.position) / 5 / count)
         try log.forEach { record in
             guard partition(of: record.stream, count: count) == p else { return }
-            let event: Event
-            do { event = try EventCodec.decode(record.payload) } catch {
-                throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
-            }
+            let event = try decode(record)
             guard event.time <= options.asOf else { return }
             users[event.user, default: UserFold(user: event.user)].apply(event, decider, options)
         }
-        for (user, fold) in users where fold.outOfOrder {
-            users[user] = try refold(log: log, user: user, options: options)
+        // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
+        let late = Set(users.filter { $0.value.outOfOrder }.map(\.key))
+        guard !late.isEmpty else { return users }
+        var collected: [String: [StoredEvent]] = [:]
+        try log.forEach { record in
+            guard partition(of: record.stream, count: count) == p, late.contains(String(decoding: record.stream, as: UTF8.self)) else { return }
+            collected[String(decoding: record.stream, as: UTF8.self), default: []]
+                .append(StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
         }
+        for (user, events) in collected { users[user] = refold(UserTimeline(events), user: user, options: options) }
         return users
     }
 
-    /// Folds one user again from their stream, in effect order.
-    static func refold(log: EventLog, user: String, options: ReplayOptions) throws -> UserFold {
+    static func decode(_ record: RecordView) throws -> Event {
+        do { return try EventCodec.decode(record.payload) } catch {
+            throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
+        }
+    }
+
+    /// Folds one user's timeline in effect order, up to `options.asOf`.
+    static func refold(_ timeline: UserTimeline, user: String, options: ReplayOptions) -> UserFold {
         let decider = PlanDecider(profile: options.profile)
         var fold = UserFold(user: user)
-        for entry in try timeline(log: log, user: user).entries where entry.stored.event.time <= options.asOf {
+        for entry in timeline.entries where entry.stored.event.time <= options.asOf {
             fold.apply(entry.stored.event, decider, options)
         }
         fold.outOfOrder = false
         return fold
+    }
+
+    /// Folds one user again from their stream, in effect order.
+    static func refold(log: EventLog, user: String, options: ReplayOptions) throws -> UserFold {
+        refold(try timeline(log: log, user: user), user: user, options: options)
     }
 
     /// One user's events in effect order, read through the stream index.

@@ -16,7 +16,7 @@ extension EventCodec {
         out.append(contentsOf: #"","user":"#.utf8)
         appendString(e.user, to: &out)
         out.append(contentsOf: #","time":""#.utf8)
-        out.append(contentsOf: e.time.description.utf8)
+        e.time.appendRFC3339(to: &out)
         out.append(contentsOf: #"","data":{"#.utf8)
         var first = true
         func key(_ name: String) {
@@ -30,13 +30,13 @@ extension EventCodec {
         str(.product, d.product)
         str(.transaction, d.transaction)
         str(.originalTransaction, d.originalTransaction)
-        str(.expires, d.expires?.description)
+        if let t = d.expires { key(EventField.expires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
         str(.offer, d.offer?.rawValue)
         str(.price, d.price?.description)
         str(.currency, d.currency)
         str(.environment, d.environment?.rawValue)
         str(.reason, d.reason)
-        str(.graceExpires, d.graceExpires?.description)
+        if let t = d.graceExpires { key(EventField.graceExpires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
         str(.effective, d.effective?.rawValue)
         str(.to, d.to)
         if let q = d.quantity { key(EventField.quantity.rawValue); out.append(contentsOf: String(q).utf8) }
@@ -61,7 +61,7 @@ extension EventCodec {
             out.append(contentsOf: #","version":"#.utf8)
             out.append(contentsOf: String(m.version).utf8)
             out.append(contentsOf: #","recorded":""#.utf8)
-            out.append(contentsOf: m.recorded.description.utf8)
+            m.recorded.appendRFC3339(to: &out)
             out.append(0x22)
         }
         out.append(0x7D)

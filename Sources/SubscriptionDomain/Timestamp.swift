@@ -105,6 +105,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// RFC 3339 in UTC with `Z`; a fraction only if non-zero (3, 6 or 9 digits).
     public var description: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(30)
+        appendRFC3339(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the RFC 3339 form to `out` without building a String.
+    public func appendRFC3339(to out: inout [UInt8]) {
         var secs = nanoseconds / 1_000_000_000
         var frac = nanoseconds % 1_000_000_000
         if frac < 0 { frac += 1_000_000_000; secs -= 1 }
@@ -112,13 +120,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         var rem = secs % 86_400
         if rem < 0 { rem += 86_400; dayCount -= 1 }
         let (y, m, d) = Self.civil(days: Int(dayCount))
-        func pad(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        var out = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(Int(rem / 3600), 2)):\(pad(Int(rem % 3600 / 60), 2)):\(pad(Int(rem % 60), 2))"
-        if frac != 0 {
-            var f = pad(Int(frac), 9)
-            if frac % 1_000_000 == 0 { f = String(f.prefix(3)) } else if frac % 1000 == 0 { f = String(f.prefix(6)) }
-            out += "." + f
+        @inline(__always) func digits(_ v: Int, _ width: Int) {
+            var div = 1
+            for _ in 1..<width { div *= 10 }
+            var v = v
+            while div > 0 { out.append(UInt8(48 + (v / div) % 10)); v %= div; div /= 10 }
         }
-        return out + "Z"
+        digits(y, 4); out.append(45); digits(m, 2); out.append(45); digits(d, 2); out.append(84)
+        digits(Int(rem / 3600), 2); out.append(58); digits(Int(rem % 3600 / 60), 2); out.append(58); digits(Int(rem % 60), 2)
+        if frac != 0 {
+            out.append(46)
+            if frac % 1_000_000 == 0 { digits(Int(frac / 1_000_000), 3) }
+            else if frac % 1000 == 0 { digits(Int(frac / 1000), 6) }
+            else { digits(Int(frac), 9) }
+        }
+        out.append(90)
     }
 }
