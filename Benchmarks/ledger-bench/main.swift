@@ -107,11 +107,10 @@ case "fold":
     var pro = 0
     for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
     print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
-case "projections":
-    let users = args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
-    let partitionCounts = args.dropFirst(2).first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1, 2]
-    let dir = temporaryFolder("projections")
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+case "populate":
+    // populate N DIR: generate N users (profile handz, seed 1) and import them into the log DIR.
+    guard args.count >= 3, let users = Int(args[args.startIndex + 1]) else { print("usage: ledger-bench populate USERS DIR"); exit(2) }
+    let dir = args[args.startIndex + 2]
     let generator = PopulationGenerator(profile: .handz, users: users, seed: 1)
     var events = 0
     let importTime = try seconds {
@@ -128,19 +127,23 @@ case "projections":
         }
         events = summary.appended
     }
-    print(String(format: "import  %d generated events for %d users (decode, encode, append in batches of 1000): %.1f s, %.0f events/s", events, users, importTime, Double(events) / importTime))
-    for p in partitionCounts {
-        var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
-        options.partitions = p
-        var snapshot: LedgerSnapshot?
-        let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
-        var readModels = 0.0
-        readModels = seconds { _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
-        print(String(format: "rebuild %d partition(s): fold %.2f s, %.0f events/s; read models from the folds %.2f s; peak RSS %.0f MiB",
-                     p, t, Double(events) / t, readModels, residentMiB()))
-    }
+    print(String(format: "import  %d generated events for %d users (decode, encode, append in batches of 1000, fsync each): %.1f s, %.0f events/s",
+                 events, users, importTime, Double(events) / importTime))
+case "rebuild":
+    // rebuild DIR P: full rebuild of every read model from the log DIR with P partitions.
+    guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS]"); exit(2) }
+    let dir = args[args.startIndex + 1]
+    var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
+    options.partitions = args.count >= 3 ? Int(args[args.startIndex + 2]) ?? 1 : 1
+    var snapshot: LedgerSnapshot?
+    let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
+    let events = Double(snapshot!.headPosition)
+    var users = 0
+    let readModels = seconds { users = snapshot!.userIDs.count; _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
+    print(String(format: "rebuild %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s; read models from the folds %.2f s; peak RSS %.0f MiB",
+                 events, users, options.partitions, t, events / t, readModels, residentMiB()))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | codec | fold [events] | projections [users]")
+    print("usage: ledger-bench eventstore [records] | hash | fold [users] | populate USERS DIR | rebuild DIR [PARTITIONS]")
 }

@@ -4,20 +4,27 @@ import SubscriptionDomain
 struct FunnelProgress: Sendable, Codable {
     static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
     /// Steps reached overall (0…4).
-    var reached = 0
-    /// Steps reached per context (the context of the paywall view that started the attempt).
-    var byContext: [String: Int] = [:]
-    var currentContext: String?
+    var reached: UInt8 = 0
+    /// Steps reached per context (the context of the paywall view that started the attempt); a user has few.
+    var byContext: [ContextProgress] = []
+    var current: Int?
+
+    struct ContextProgress: Sendable, Codable {
+        var context: String
+        var reached: UInt8
+    }
 
     /// Each step counts only after the one before it.
     mutating func record(_ e: Event) {
         guard let step = Self.steps.firstIndex(of: e.type) else { return }
-        if step == 0 {
-            currentContext = e.data.context ?? "unknown"
-        } else if let c = e.data.context, e.type == .paywallCtaTapped {
-            currentContext = c
+        if step == 0 || (e.type == .paywallCtaTapped && e.data.context != nil) {
+            let context = e.data.context ?? "unknown"
+            if let i = byContext.firstIndex(where: { $0.context == context }) { current = i } else {
+                byContext.append(ContextProgress(context: context, reached: 0))
+                current = byContext.count - 1
+            }
         }
-        if step == reached { reached += 1 }
-        if let c = currentContext, byContext[c, default: 0] == step { byContext[c] = step + 1 }
+        if step == Int(reached) { reached += 1 }
+        if let c = current, Int(byContext[c].reached) == step { byContext[c].reached += 1 }
     }
 }

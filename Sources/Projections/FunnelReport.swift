@@ -35,9 +35,9 @@ public struct FunnelReport: Sendable, Equatable {
 extension LedgerSnapshot {
     /// The funnel over the analytics window.
     public func funnel() -> FunnelReport {
-        let folds = users.values
+        let folds = users.folds
         var contexts: [String: [Int]] = [:]
-        for f in folds { for (c, r) in f.funnel.byContext { contexts[c, default: []].append(r) } }
+        for f in folds { for p in f.funnel.byContext { contexts[p.context, default: []].append(Int(p.reached)) } }
         var cohorts: [String: (Int, Int)] = [:]
         for f in folds {
             guard let start = f.trialStartedAt, options.inWindow(start) else { continue }
@@ -47,7 +47,7 @@ extension LedgerSnapshot {
         }
         let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
         return FunnelReport(
-            steps: FunnelReport.steps(folds.map(\.funnel.reached)),
+            steps: FunnelReport.steps(folds.map { Int($0.funnel.reached) }),
             byContext: contexts.mapValues { FunnelReport.steps($0) },
             trialsStarted: cohortList.reduce(0) { $0 + $1.started },
             trialsConverted: cohortList.reduce(0) { $0 + $1.converted },

@@ -33,7 +33,7 @@ public struct ProjectionStore {
         var codeVersion: Int
         var fingerprint: String
         var position: UInt64
-        var users: [String: UserFold]
+        var users: UserTable
     }
 
     /// Identifies the profile and code version a stored projection was folded with.
@@ -61,10 +61,10 @@ public struct ProjectionStore {
     }
 
     /// Brings the stored projection up to the log's head and saves it; returns the folds.
-    func refreshed() throws -> (users: [String: UserFold], refresh: Refresh) {
+    func refreshed() throws -> (users: UserTable, refresh: Refresh) {
         let log = try EventLog(directory: logDirectory, access: .read)
         let head = log.head.position
-        var users: [String: UserFold]
+        var users: UserTable
         var refresh: Refresh
         if let stored = load(headPosition: head) {
             users = stored.users
@@ -78,7 +78,7 @@ public struct ProjectionStore {
                 do { event = try EventCodec.decode(record.payload) } catch {
                     throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
                 }
-                users[event.user, default: UserFold(user: event.user)].apply(event, decider, options)
+                users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }
             for user in touched where users[user]!.outOfOrder {
@@ -107,12 +107,12 @@ public struct ProjectionStore {
         var (users, refresh) = try refreshed()
         var options = ReplayOptions(profile: profile, asOf: instant)
         options.partitions = partitions
-        let later = users.filter { ($0.value.state.lastEventTime ?? instant) > instant }.map(\.key)
+        let later = users.folds.filter { ($0.state.lastEventTime ?? instant) > instant }.map(\.state.user)
         if !later.isEmpty {
             let log = try EventLog(directory: logDirectory, access: .read)
             for user in later {
                 let fold = try Replay.refold(log: log, user: user, options: options)
-                if fold.state.lastEventTime == nil { users.removeValue(forKey: user) } else { users[user] = fold }
+                users[user] = fold.state.lastEventTime == nil ? nil : fold
             }
             Replay.handTransfers(&users, options: options)
         }

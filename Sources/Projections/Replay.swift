@@ -21,12 +21,11 @@ public enum Replay {
                 results.set(p, .failure(error))
             }
         }
-        var users: [String: UserFold] = [:]
-        users.reserveCapacity(results.all().reduce(0) { $0 + ((try? $1.get().0.count) ?? 0) })
+        var users = UserTable(capacity: results.all().reduce(0) { $0 + ((try? $1.get().0.count) ?? 0) })
         var head: UInt64 = 0
-        for r in results.all() {
+        for r in results.takeAll() {
             let (part, h) = try r.get()
-            users.merge(part) { a, _ in a }
+            users.absorb(part)
             head = max(head, h)
         }
         handTransfers(&users, options: options)
@@ -41,18 +40,17 @@ public enum Replay {
         return Int(h % UInt64(count))
     }
 
-    static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> [String: UserFold] {
+    static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable {
         let decider = PlanDecider(profile: options.profile)
-        var users: [String: UserFold] = [:]
-        users.reserveCapacity(Int(log.head.position) / 5 / count)
+        var users = UserTable(capacity: Int(log.head.position) / 5 / count)
         try log.forEach { record in
             guard partition(of: record.stream, count: count) == p else { return }
             let event = try decode(record)
             guard event.time <= options.asOf else { return }
-            users[event.user, default: UserFold(user: event.user)].apply(event, decider, options)
+            users.update(event.user) { $0.apply(event, decider, options) }
         }
         // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
-        let late = Set(users.filter { $0.value.outOfOrder }.map(\.key))
+        let late = Set(users.folds.filter(\.outOfOrder).map(\.state.user))
         guard !late.isEmpty else { return users }
         var collected: [String: [StoredEvent]] = [:]
         try log.forEach { record in
@@ -99,9 +97,9 @@ public enum Replay {
     }
 
     /// A transferred subscription becomes the recipient's (when the recipient has none active).
-    static func handTransfers(_ users: inout [String: UserFold], options: ReplayOptions) {
+    static func handTransfers(_ users: inout UserTable, options: ReplayOptions) {
         let decider = PlanDecider(profile: options.profile)
-        let outgoing = users.values.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
+        let outgoing = users.folds.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
         for (_, transfer) in outgoing {
             var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
             if recipient.state.subscription?.endedAt == nil && recipient.state.subscription != nil { continue }
@@ -114,8 +112,15 @@ public enum Replay {
 /// Results of the parallel partitions, written once each.
 final class PartitionResults: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [Result<([String: UserFold], UInt64), any Error>?]
+    private var results: [Result<(UserTable, UInt64), any Error>?]
     init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<([String: UserFold], UInt64), any Error>) { lock.withLock { results[i] = r } }
-    func all() -> [Result<([String: UserFold], UInt64), any Error>] { lock.withLock { results.map { $0! } } }
+    func set(_ i: Int, _ r: Result<(UserTable, UInt64), any Error>) { lock.withLock { results[i] = r } }
+    func all() -> [Result<(UserTable, UInt64), any Error>] { lock.withLock { results.map { $0! } } }
+    /// Hands the results over, dropping this box's references so each partition is freed once merged.
+    func takeAll() -> [Result<(UserTable, UInt64), any Error>] {
+        lock.withLock {
+            defer { results = [] }
+            return results.map { $0! }
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension LedgerSnapshot {
         let profile = options.profile
         var gross: [String: Money] = [:], refunded: [String: Money] = [:], mrr: [String: Money] = [:]
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
-        for fold in users.values {
+        for fold in users.folds {
             for (c, m) in fold.books.gross { gross[c, default: .zero] = gross[c, default: .zero] + m }
             for (c, m) in fold.books.refunded { refunded[c, default: .zero] = refunded[c, default: .zero] + m }
             if fold.trialStartedAt != nil { started += 1 }

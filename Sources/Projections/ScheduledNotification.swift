@@ -12,6 +12,4 @@ public struct ScheduledNotification: Sendable, Equatable, Codable {
     /// `push` and `in_app`; only `in_app` when the user disabled billing notifications (CH27 L204).
     public var channels: [String]
     public var status: Status
-    /// The trial's or the billing issue's transaction: the cap is one per trial and one per issue.
-    var key: String
 }

@@ -5,9 +5,10 @@ struct UserBooks: Sendable, Codable {
     var gross: [String: Money] = [:]
     var refunded: [String: Money] = [:]
     /// Price of each charged transaction, to value a refund that carries no price.
-    var charges: [String: Charge] = [:]
+    var charges: [Charge] = []
 
     struct Charge: Sendable, Codable {
+        var transaction: String
         var price: Money
         var currency: String
     }
@@ -23,15 +24,15 @@ struct UserBooks: Sendable, Codable {
             guard !isTrial, let price = d.price ?? listed.flatMap({ Money.parse($0.price) }), price > .zero else { return }
             let currency = d.currency ?? listed?.currency ?? "USD"
             gross[currency, default: .zero] = gross[currency, default: .zero] + price
-            charges[txn] = Charge(price: price, currency: currency)
+            charges.append(Charge(transaction: txn, price: price, currency: currency))
         case .refund:
             guard let txn = d.transaction else { return }
-            let charged = charges[txn]
+            let charged = charges.last { $0.transaction == txn }
             guard let price = d.price ?? charged?.price else { return }
             let currency = d.currency ?? charged?.currency ?? "USD"
             refunded[currency, default: .zero] = refunded[currency, default: .zero] + price
         case .refundReversed:
-            guard let txn = d.transaction, let charge = charges[txn] else { return }
+            guard let txn = d.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
             refunded[charge.currency, default: .zero] = refunded[charge.currency, default: .zero] - charge.price
         default:
             return

@@ -3,16 +3,20 @@ import SubscriptionDomain
 /// Everything the read models need from one user, folded event by event in effect order.
 struct UserFold: Sendable, Codable {
     var state: SubscriberState
-    var counts: [String: Int] = [:]
+    var counts = MetricCounts()
     var funnel = FunnelProgress()
-    var notifications: [ScheduledNotification] = []
+    var notifications: [NotificationEntry] = []
     var books = UserBooks()
     var trialStartedAt: Timestamp?
     var trialConverted = false
     /// An event came with a time before one already folded: the user must be folded again in order.
     var outOfOrder = false
     /// The subscription this user transferred away, for its recipient.
-    var transferOut: Transfer?
+    var transferOut: Transfer? {
+        get { transferBox.first }
+        set { transferBox = newValue.map { [$0] } ?? [] }
+    }
+    private var transferBox: [Transfer] = []
 
     /// A subscription handed to another user.
     struct Transfer: Sendable, Codable {
@@ -30,19 +34,21 @@ struct UserFold: Sendable, Codable {
         let rule = state.rule
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
-            if EventType.countedAppEvents.contains(e.type) { counts[e.type.rawValue, default: 0] += 1 }
             switch e.type {
             case .purchase:
-                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup { counts["trial_started", default: 0] += 1 }
-                if rule == .purchaseStartsPro { counts["subscription_started", default: 0] += 1 }
+                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup { counts.add(.trialStarted) }
+                if rule == .purchaseStartsPro { counts.add(.subscriptionStarted) }
             case .renewal:
                 if rule != .duplicateTransaction {
-                    counts["renewal", default: 0] += 1
-                    if rule == .trialConverted { counts["trial_converted", default: 0] += 1 }
+                    counts.add(.renewal)
+                    if rule == .trialConverted { counts.add(.trialConverted) }
                 }
-            case .cancellation, .billingIssue, .refund, .expiration:
-                counts[e.type.rawValue, default: 0] += 1
-            default: break
+            case .cancellation: counts.add(.cancellation)
+            case .billingIssue: counts.add(.billingIssue)
+            case .refund: counts.add(.refund)
+            case .expiration: counts.add(.expiration)
+            default:
+                if let i = EventType.countedAppEvents.firstIndex(of: e.type) { counts.add(appEvent: i) }
             }
             funnel.record(e)
         }
@@ -54,39 +60,48 @@ struct UserFold: Sendable, Codable {
     }
 
     private mutating func scheduleNotifications(_ e: Event, rule: Rule, before: Subscription?, profile: Profile) {
-        let channels = state.disabledCategories.contains("billing") ? ["in_app"] : ["push", "in_app"]
-        func link(_ context: String) -> String { "\(profile.deepLinkScheme)://paywall?context=\(context)" }
+        let inAppOnly = state.disabledCategories.contains("billing")
         switch rule {
         case .purchaseStartsTrial, .trialOncePerGroup:
             guard let sub = state.subscription, !notifications.contains(where: { $0.key == sub.transaction }) else { return }
-            notifications.append(ScheduledNotification(
-                user: state.user, kind: .trialEnding, fireAt: sub.expires - profile.trialReminderLead,
-                deepLink: link("trialEnding"), copy: profile.trialEndingCopy, channels: channels, status: .scheduled, key: sub.transaction))
+            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - profile.trialReminderLead, key: sub.transaction, inAppOnly: inAppOnly))
         case .refundCurrent, .revoke, .transferOut, .expiration:
             // The trial ended early: its reminder is dropped if it has not fired yet.
             guard let b = before, b.isTrial else { return }
             for i in notifications.indices where notifications[i].key == b.transaction && notifications[i].kind == .trialEnding
                 && notifications[i].fireAt > e.time {
-                notifications[i].status = .cancelled
+                notifications[i].cancelled = true
             }
         case .billingGrace:
             guard let sub = state.subscription, before?.billingIssueAt == nil else { return }
-            let key = "billing:\(sub.transaction)"
+            let key = "billing:" + sub.transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
-            notifications.append(ScheduledNotification(
-                user: state.user, kind: .paymentFailed, fireAt: e.time, deepLink: link("paymentFailed"),
-                copy: profile.paymentFailedCopy, channels: channels, status: .scheduled, key: key))
+            notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly))
         default:
             return
         }
     }
 
     /// The schedule as of `instant`: fired entries are `due`, dropped ones `cancelled`.
-    func schedule(at instant: Timestamp) -> [ScheduledNotification] {
+    func schedule(at instant: Timestamp, profile: Profile) -> [ScheduledNotification] {
         notifications.map { n in
-            var n = n
-            if n.status != .cancelled { n.status = n.fireAt <= instant ? .due : .scheduled }
-            return n
+            let trial = n.kind == .trialEnding
+            return ScheduledNotification(
+                user: state.user, kind: n.kind, fireAt: n.fireAt,
+                deepLink: "\(profile.deepLinkScheme)://paywall?context=\(trial ? "trialEnding" : "paymentFailed")",
+                copy: trial ? profile.trialEndingCopy : profile.paymentFailedCopy,
+                channels: n.inAppOnly ? ["in_app"] : ["push", "in_app"],
+                status: n.cancelled ? .cancelled : (n.fireAt <= instant ? .due : .scheduled))
         }
     }
+}
+
+/// A notification as the fold keeps it: what, when, which trial or issue (the cap), and whether push was off.
+struct NotificationEntry: Sendable, Codable {
+    var kind: ScheduledNotification.Kind
+    var fireAt: Timestamp
+    /// The trial's or the billing issue's transaction: one notification per trial and per issue.
+    var key: String
+    var inAppOnly: Bool
+    var cancelled = false
 }

@@ -46,27 +46,28 @@ public struct PlanDecider: Sendable {
             return .accountDeleted
         case .purchase:
             guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
-            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            guard s.see(txn) else { return .duplicateTransaction }
             let group = group(of: product)
             let isTrial = d.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = d.environment ?? .production
             let sub = Subscription(
                 product: product, group: group, originalTransaction: d.originalTransaction ?? txn, transaction: txn,
-                transactions: [txn], startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
+                startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
                 price: d.price, currency: d.currency)
             if env == .sandbox {
                 s.sandbox = sub
+                s.sandboxTransactions.append(txn)
                 return .sandboxApart
             }
             s.everPurchased = true
             s.subscription = sub
-            s.trialUsedGroups.insert(group)
+            s.markTrialUsed(group)
             if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
             return .purchaseStartsPro
         case .renewal:
             guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
-            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            guard s.see(txn) else { return .duplicateTransaction }
             return withSubscription(e, &s, createIfMissing: true) { sub in
                 let rule: Rule
                 if sub.isTrial { rule = .trialConverted }
@@ -76,7 +77,6 @@ public struct PlanDecider: Sendable {
                 sub.product = product
                 sub.group = group(of: product)
                 sub.transaction = txn
-                sub.transactions.insert(txn)
                 sub.expires = max(expires, sub.expires)
                 sub.isTrial = false
                 sub.autoRenew = true
@@ -157,7 +157,7 @@ public struct PlanDecider: Sendable {
             }
         case .consumablePurchase:
             guard let txn = d.transaction, let quantity = d.quantity else { return .noSubscription }
-            guard s.seenTransactions.insert(txn).inserted else { return .duplicateTransaction }
+            guard s.see(txn) else { return .duplicateTransaction }
             if d.environment == .sandbox { return .sandboxApart }
             s.everPurchased = true
             s.credits += quantity
@@ -167,10 +167,10 @@ public struct PlanDecider: Sendable {
             s.credits = max(0, s.credits - (d.quantity ?? 0))
             return .creditsUsed
         case .notificationsDisabled:
-            if let c = d.category { s.disabledCategories.insert(c) }
+            if let c = d.category, !s.disabledCategories.contains(c) { s.disabledCategories.append(c) }
             return .notificationCategory
         case .notificationsEnabled:
-            if let c = d.category { s.disabledCategories.remove(c) }
+            if let c = d.category { s.disabledCategories.removeAll { $0 == c } }
             return .notificationCategory
         case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
              .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
@@ -186,8 +186,9 @@ public struct PlanDecider: Sendable {
         sub.endedBy = nil
         s.subscription = sub
         s.everPurchased = true
-        s.trialUsedGroups.insert(sub.group)
-        s.seenTransactions.formUnion(sub.transactions)
+        s.markTrialUsed(sub.group)
+        _ = s.see(sub.transaction)
+        _ = s.see(sub.originalTransaction)
         s.rule = .transferIn
         s.lastEventTime = time
         return s
@@ -206,13 +207,14 @@ public struct PlanDecider: Sendable {
     private func withSubscription(_ e: Event, _ s: inout SubscriberState, createIfMissing: Bool = false,
                                   _ change: (inout Subscription) -> Rule) -> Rule {
         let d = e.data
-        let txn = d.transaction ?? d.originalTransaction
+        let named = [d.transaction, d.originalTransaction].compactMap { $0 }
         let sandbox = d.environment == .sandbox
-            || (d.environment == nil && s.sandbox != nil
-                && (s.subscription == nil || txn.map { s.sandbox!.transactions.contains($0) || s.sandbox!.originalTransaction == $0 } == true))
+            || (d.environment == nil && !s.sandboxBox.isEmpty
+                && (s.subscription == nil || named.contains { s.sandboxTransactions.contains($0) || s.sandboxBox[0].originalTransaction == $0 }))
         if sandbox {
-            guard s.sandbox != nil else { return .sandboxApart }
-            _ = change(&s.sandbox!)
+            guard !s.sandboxBox.isEmpty else { return .sandboxApart }
+            _ = change(&s.sandboxBox[0])
+            if let t = d.transaction, e.type == .renewal { s.sandboxTransactions.append(t) }
             return .sandboxApart
         }
         if s.subscription != nil { return change(&s.subscription!) }
@@ -220,10 +222,10 @@ public struct PlanDecider: Sendable {
         let group = group(of: product)
         s.subscription = Subscription(
             product: product, group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
-            transactions: [t], startedAt: e.time, expires: expires, isTrial: false, environment: .production,
+            startedAt: e.time, expires: expires, isTrial: false, environment: .production,
             price: d.price, currency: d.currency)
         s.everPurchased = true
-        s.trialUsedGroups.insert(group)
+        s.markTrialUsed(group)
         return .renewalWithoutPurchase
     }
 }

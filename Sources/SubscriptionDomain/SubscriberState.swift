@@ -5,7 +5,6 @@ public struct Subscription: Sendable, Equatable, Codable {
     public var originalTransaction: String
     /// The current period's transaction.
     public var transaction: String
-    public var transactions: Set<String>
     public var startedAt: Timestamp
     public var expires: Timestamp
     public var autoRenew = true
@@ -32,17 +31,36 @@ public struct SubscriberState: Sendable, Equatable, Codable {
     public var everPurchased = false
     /// The production subscription.
     public var subscription: Subscription?
-    /// A sandbox subscription, kept apart.
-    public var sandbox: Subscription?
-    public var trialUsedGroups: Set<String> = []
+    /// A sandbox subscription, kept apart (boxed: most users never have one).
+    public var sandbox: Subscription? {
+        get { sandboxBox.first }
+        set { sandboxBox = newValue.map { [$0] } ?? [] }
+    }
+    var sandboxBox: [Subscription] = []
+    /// Transactions of sandbox purchases and renewals, to route later events to the sandbox subscription.
+    public var sandboxTransactions: [String] = []
+    /// Subscription groups in which the user has subscribed (no second trial there).
+    public var trialUsedGroups: [String] = []
     public var credits = 0
     public var consumables: [String: Int] = [:]
-    public var seenTransactions: Set<String> = []
-    public var disabledCategories: Set<String> = []
+    /// Transactions already applied (a second report of one counts once). Small arrays: a user has few.
+    public var seenTransactions: [String] = []
+    public var disabledCategories: [String] = []
     /// The rule the last event applied.
     public var rule = Rule.initial
     /// The time of the last event folded.
     public var lastEventTime: Timestamp?
 
     public init(user: String) { self.user = user }
+
+    /// Records a transaction; false if it was already seen.
+    mutating func see(_ transaction: String) -> Bool {
+        if seenTransactions.contains(transaction) { return false }
+        seenTransactions.append(transaction)
+        return true
+    }
+
+    mutating func markTrialUsed(_ group: String) {
+        if !trialUsedGroups.contains(group) { trialUsedGroups.append(group) }
+    }
 }
