@@ -20,11 +20,18 @@ public struct EventImporter {
         public var appended = 0
         public var duplicates = 0
         public var rejected: [Rejection] = []
+        /// Store payload types that carry nothing for the ledger, by type.
+        public var skipped: [String: Int] = [:]
+        public var skippedCount: Int { skipped.values.reduce(0, +) }
         public init() {}
     }
 
     public let log: EventLog
     public var batchSize = 1000
+    /// What the lines are: canonical events (default) or a store's payloads.
+    public var source = PayloadSource.canonical
+    /// The app's profile (consumable credits for store payloads).
+    public var profile = Profile.handz
 
     public init(log: EventLog) { self.log = log }
 
@@ -55,15 +62,21 @@ public struct EventImporter {
                 start = end + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 do {
-                    let event = try EventCodec.decode(line)
-                    var payload: [UInt8] = []
-                    EventCodec.encode(event, into: &payload)
-                    let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)
-                    guard size <= log.maxRecordSize else {
-                        throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
+                    let events: [Event]
+                    switch try StorePayload.map(line, from: source, profile: profile) {
+                    case .events(let list): events = list
+                    case .skipped(let type): summary.skipped[type, default: 0] += 1; continue
                     }
-                    batch.append(ProposedRecord(id: event.id, stream: event.user, payload: payload))
-                    if batch.count == batchSize { try flush() }
+                    for event in events {
+                        var payload: [UInt8] = []
+                        EventCodec.encode(event, into: &payload)
+                        let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)
+                        guard size <= log.maxRecordSize else {
+                            throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
+                        }
+                        batch.append(ProposedRecord(id: event.id, stream: event.user, payload: payload))
+                    }
+                    if batch.count >= batchSize { try flush() }
                 } catch let error as EventDecodingError {
                     summary.rejected.append(Rejection(file: file, line: lineNumber, reason: error.description, text: Array(line)))
                 }

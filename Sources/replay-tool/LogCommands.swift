@@ -7,14 +7,21 @@ import SubscriptionDomain
 enum LogCommands {
     static let importCommand = CommandSpec(
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
-        positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)")],
-        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file. Good lines of the same file still go in."
+        positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)"),
+                                        OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks")],
+        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file. Good lines of the same file still go in.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted."
     ) { a in
         guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
         let format = try Common.format(a, allowed: [.table, .json])
         let log = try Common.openLog(a, access: .write)
         if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
-        let importer = EventImporter(log: log)
+        var importer = EventImporter(log: log)
+        let sourceName = a.value("--from") ?? "canonical"
+        guard let source = PayloadSource(rawValue: sourceName) else {
+            throw ToolError.usage("--from '\(sourceName)' is not one of canonical, appstore, revenuecat")
+        }
+        importer.source = source
+        importer.profile = try Common.profile(a.value("--profile"))
         var summary = EventImporter.Summary()
         for path in a.positionals {
             let bytes = try Common.readInput(path)
@@ -30,9 +37,11 @@ enum LogCommands {
         }
         if format == .json {
             Console.out(JSON.object([("appended", .int(summary.appended)), ("duplicates", .int(summary.duplicates)),
-                                     ("rejected", .int(summary.rejected.count)), ("rejectedFile", .text(keptAt))]).rendered + "\n")
+                                     ("rejected", .int(summary.rejected.count)), ("rejectedFile", .text(keptAt)), ("skipped", .int(summary.skippedCount)),
+                                     ("skippedByType", .object(summary.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))]).rendered + "\n")
         } else {
-            Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected.count)\n")
+            let skipped = source == .canonical ? "" : ", skipped \(summary.skippedCount)" + (summary.skipped.isEmpty ? "" : " (" + summary.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+            Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected.count)\(skipped)\n")
             if let keptAt { Console.out("rejected lines kept verbatim in \(keptAt)\n") }
         }
         return summary.rejected.isEmpty ? 0 : 1

@@ -42,6 +42,23 @@ import Testing
         #expect(r.status == 0 && r.out == "appended 1, duplicates 0, rejected 0\n")
     }
 
+    @Test func storePayloadsImportWithSkippedTypesCountedAndBadPayloadsNamed() throws {
+        let s = Scratch()
+        let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "events/stores/appstore-story.jsonl"])
+        #expect(apple.status == 0 && apple.out == "appended 9, duplicates 1, rejected 0, skipped 1 (TEST 1)\n")
+        let bad = s.path + "/bad.jsonl"
+        try (#"{"notificationType":"DID_RENEW","notificationUUID":"z","signedDate":1,"data":{"signedTransactionInfo":"eyJ.e30.sig"}}"# + "\n"
+             + #"{"api_version":"1.0","event":{"type":"TEST","id":"t"}}"# + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = Tool.run(["import", "--log", s.log, "--from", "appstore", bad])
+        #expect(r.status == 1)
+        #expect(r.err.contains(bad + ":1: data.signedTransactionInfo is still a signed JWS string"))
+        #expect(r.err.contains(bad + ":2: a notification needs notificationType"))
+        let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "events/stores/revenuecat-story.jsonl", "--format", "json"])
+        let o = Tool.json(rc.out) as! [String: Any]
+        #expect(o["appended"] as? Int == 8 && o["skipped"] as? Int == 1 && (o["skippedByType"] as? [String: Int]) == ["TEST": 1])
+        #expect(Tool.run(["import", "--log", s.log, "--from", "stripe", bad]).status == 2)
+    }
+
     @Test func exportPrintsMetadataAndReimportsToTheSameLog() throws {
         let s = Scratch()
         Tool.run(["import", "--log", s.log, "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")

@@ -1,0 +1,131 @@
+/// App Store Server Notifications V2, decoded: one `responseBodyV2DecodedPayload` per line, with
+/// `data.signedTransactionInfo` and `data.signedRenewalInfo` given as their decoded JSON objects
+/// (the receiving server checks the JWS signatures before writing them). See docs/importers.md.
+enum AppStoreNotification {
+    static let skippedTypes: Set<String> = [
+        "TEST", "CONSUMPTION_REQUEST", "PRICE_INCREASE", "RENEWAL_EXTENSION", "EXTERNAL_PURCHASE_TOKEN",
+        "METADATA_UPDATE", "MIGRATION", "RESCIND_CONSENT", "REFUND_DECLINED", "SUMMARY",
+    ]
+
+    static func map(_ root: PayloadObject, profile: Profile) throws -> PayloadMapping {
+        let type = try root.required("notificationType", for: "a notification")
+        let subtype = try root.string("subtype")
+        if skippedTypes.contains(type) { return .skipped(type) }
+        let what = "notificationType \(type)" + (subtype.map { "/\($0)" } ?? "")
+        let id = try root.required("notificationUUID", for: what)
+        guard let signed = try root.time("signedDate") else { throw EventDecodingError("\(what) needs signedDate") }
+        guard let data = try root.object("data") else { throw EventDecodingError("\(what) needs data") }
+        let tx = try data.object("signedTransactionInfo") ?? data.object("transactionInfo")
+        let renewal = try data.object("signedRenewalInfo") ?? data.object("renewalInfo")
+        guard let user = try tx?.string("appAccountToken") ?? renewal?.string("appAccountToken") else {
+            throw EventDecodingError("\(what) has no appAccountToken in its transaction or renewal info: the user cannot be told")
+        }
+        let envName = try data.string("environment") ?? tx?.string("environment")
+        let environment: StoreEnvironment? = envName.map { $0.lowercased() == "sandbox" ? .sandbox : .production }
+
+        func transaction() throws -> PayloadObject {
+            guard let tx else { throw EventDecodingError("\(what) needs data.signedTransactionInfo") }
+            return tx
+        }
+        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventData) throws -> Void) throws -> PayloadMapping {
+            var d = EventData()
+            try set(&d)
+            if t.isStoreEvent { d.environment = environment }
+            for field in t.requiredFields where !d.has(field) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
+            return .events([Event(id: id, type: t, user: user, time: time, source: .store, data: d)])
+        }
+        func purchaseFields(_ d: inout EventData, _ t: PayloadObject) throws {
+            d.product = try t.required("productId", for: what)
+            d.transaction = try t.required("transactionId", for: what)
+            d.originalTransaction = try t.string("originalTransactionId")
+            guard let expires = try t.time("expiresDate") else { throw EventDecodingError("\(what) needs \(t.name("expiresDate"))") }
+            d.expires = expires
+            if try t.string("offerDiscountType") == "FREE_TRIAL" { d.offer = .freeTrial } else if try t.int("offerType") != nil { d.offer = .intro }
+            d.price = try t.int("price").map { Money(micros: $0 * 1000) }   // milliunits
+            d.currency = try t.string("currency")
+        }
+
+        switch type {
+        case "SUBSCRIBED":
+            let t = try transaction()
+            return try event(.purchase, at: try t.time("purchaseDate") ?? signed) { (d) throws in try purchaseFields(&d, t) }
+        case "OFFER_REDEEMED" where subtype == "INITIAL_BUY" || subtype == "RESUBSCRIBE":
+            let t = try transaction()
+            return try event(.purchase, at: try t.time("purchaseDate") ?? signed) { (d) throws in try purchaseFields(&d, t) }
+        case "DID_RENEW":
+            let t = try transaction()
+            return try event(.renewal, at: try t.time("purchaseDate") ?? signed) { (d) throws in
+                try purchaseFields(&d, t)
+                d.offer = nil
+            }
+        case "DID_CHANGE_RENEWAL_STATUS":
+            switch subtype {
+            case "AUTO_RENEW_DISABLED": return try event(.cancellation, at: signed) { $0.reason = "auto_renew_disabled" }
+            case "AUTO_RENEW_ENABLED": return try event(.uncancellation, at: signed) { _ in }
+            default: throw EventDecodingError("\(what): subtype must be AUTO_RENEW_DISABLED or AUTO_RENEW_ENABLED")
+            }
+        case "DID_FAIL_TO_RENEW":
+            return try event(.billingIssue, at: signed) { (d) throws in
+                if subtype == "GRACE_PERIOD" {
+                    guard let ends = try renewal?.time("gracePeriodExpiresDate") else {
+                        throw EventDecodingError("\(what) needs data.signedRenewalInfo.gracePeriodExpiresDate")
+                    }
+                    d.graceExpires = ends
+                }
+            }
+        case "GRACE_PERIOD_EXPIRED":
+            return try event(.billingIssue, at: signed) { $0.graceExpires = signed }
+        case "EXPIRED":
+            let at = subtype == "VOLUNTARY" ? (try tx?.time("expiresDate") ?? signed) : signed
+            return try event(.expiration, at: min(at, signed)) { $0.reason = subtype?.lowercased() }
+        case "REFUND":
+            let t = try transaction()
+            return try event(.refund, at: try t.time("revocationDate") ?? signed) { (d) throws in
+                d.transaction = try t.required("transactionId", for: what)
+                d.price = try t.int("price").map { Money(micros: $0 * 1000) }
+                d.currency = try t.string("currency")
+            }
+        case "REFUND_REVERSED":
+            let t = try transaction()
+            return try event(.refundReversed, at: signed) { (d) throws in d.transaction = try t.required("transactionId", for: what) }
+        case "REVOKE":
+            let t = try transaction()
+            return try event(.revoke, at: try t.time("revocationDate") ?? signed) { $0.reason = "family_sharing_revoked" }
+        case "DID_CHANGE_RENEWAL_PREF", "OFFER_REDEEMED":
+            if subtype == "UPGRADE" {
+                let t = try transaction()
+                return try event(.productChange, at: signed) { (d) throws in
+                    d.product = try t.required("productId", for: what)
+                    d.expires = try t.time("expiresDate")
+                    d.effective = .immediate
+                }
+            }
+            if type == "OFFER_REDEEMED" && subtype != "DOWNGRADE" {
+                return .skipped("OFFER_REDEEMED (for the next renewal)")
+            }
+            return try event(.productChange, at: signed) { (d) throws in
+                d.product = try renewal?.string("autoRenewProductId") ?? tx?.string("productId")
+                d.effective = .nextRenewal
+            }
+        case "RENEWAL_EXTENDED":
+            let t = try transaction()
+            return try event(.productChange, at: signed) { (d) throws in
+                d.product = try t.required("productId", for: what)
+                d.expires = try t.time("expiresDate")
+                d.reason = "renewal_extended"
+            }
+        case "ONE_TIME_CHARGE":
+            let t = try transaction()
+            return try event(.consumablePurchase, at: try t.time("purchaseDate") ?? signed) { (d) throws in
+                let product = try t.required("productId", for: what)
+                d.product = product
+                d.transaction = try t.required("transactionId", for: what)
+                d.quantity = profile.credits(for: product, quantity: Int(try t.int("quantity") ?? 1))
+                d.price = try t.int("price").map { Money(micros: $0 * 1000) }
+                d.currency = try t.string("currency")
+            }
+        default:
+            throw EventDecodingError("unknown notificationType '\(type)'")
+        }
+    }
+}

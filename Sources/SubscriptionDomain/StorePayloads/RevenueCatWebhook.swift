@@ -1,0 +1,112 @@
+/// RevenueCat webhooks: one request body (`{"api_version":…,"event":{…}}`) or bare event per line.
+/// See docs/importers.md for the field-by-field mapping.
+enum RevenueCatWebhook {
+    static let skippedTypes: Set<String> = [
+        "TEST", "SUBSCRIBER_ALIAS", "SUBSCRIPTION_PAUSED", "INVOICE_ISSUANCE", "VIRTUAL_CURRENCY_TRANSACTION",
+        "EXPERIMENT_ENROLLMENT", "REFUND_REQUESTED",
+    ]
+
+    static func map(_ root: PayloadObject, profile: Profile) throws -> PayloadMapping {
+        let e = try root.object("event") ?? root
+        let type = try e.required("type", for: "a webhook")
+        if skippedTypes.contains(type) { return .skipped(type) }
+        let what = "event type \(type)"
+        let id = try e.required("id", for: what)
+        guard let stamp = try e.time("event_timestamp_ms") else { throw EventDecodingError("\(what) needs \(e.name("event_timestamp_ms"))") }
+        let environment: StoreEnvironment? = try e.string("environment").map { $0 == "SANDBOX" ? .sandbox : .production }
+        var user = try e.string("app_user_id")
+
+        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventData) throws -> Void) throws -> PayloadMapping {
+            var d = EventData()
+            try set(&d)
+            d.environment = environment
+            for field in t.requiredFields where !d.has(field) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
+            guard let user, !user.isEmpty else { throw EventDecodingError("\(what) needs \(e.name("app_user_id"))") }
+            return .events([Event(id: id, type: t, user: user, time: time, source: .server, data: d)])
+        }
+        func money(_ d: inout EventData) throws {
+            d.price = try e.amount("price_in_purchased_currency") ?? e.amount("price")
+            d.currency = try e.string("currency")
+        }
+        func subscriptionFields(_ d: inout EventData) throws {
+            d.product = try e.required("product_id", for: what)
+            d.transaction = try e.required("transaction_id", for: what)
+            d.originalTransaction = try e.string("original_transaction_id")
+            guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
+            d.expires = expires
+            try money(&d)
+        }
+        let purchased = try e.time("purchased_at_ms") ?? stamp
+
+        switch type {
+        case "INITIAL_PURCHASE":
+            return try event(.purchase, at: purchased) { (d) throws in
+                try subscriptionFields(&d)
+                switch try e.string("period_type") {
+                case "TRIAL": d.offer = .freeTrial
+                case "INTRO": d.offer = .intro
+                default: break
+                }
+            }
+        case "RENEWAL":
+            return try event(.renewal, at: purchased) { (d) throws in try subscriptionFields(&d) }
+        case "CANCELLATION":
+            let reason = try e.string("cancel_reason")
+            if reason == "CUSTOMER_SUPPORT" {
+                return try event(.refund, at: stamp) { (d) throws in
+                    d.transaction = try e.required("transaction_id", for: what)
+                    try money(&d)
+                    d.reason = "customer_support"
+                }
+            }
+            return try event(.cancellation, at: stamp) { $0.reason = reason?.lowercased() }
+        case "UNCANCELLATION":
+            return try event(.uncancellation, at: stamp) { _ in }
+        case "NON_RENEWING_PURCHASE":
+            return try event(.consumablePurchase, at: purchased) { (d) throws in
+                let product = try e.required("product_id", for: what)
+                d.product = product
+                d.transaction = try e.required("transaction_id", for: what)
+                d.quantity = profile.credits(for: product, quantity: 1)
+                try money(&d)
+            }
+        case "BILLING_ISSUE":
+            return try event(.billingIssue, at: stamp) { (d) throws in d.graceExpires = try e.time("grace_period_expiration_at_ms") }
+        case "EXPIRATION":
+            let reason = try e.string("expiration_reason")
+            let at = reason == "BILLING_ERROR" ? stamp : min(try e.time("expiration_at_ms") ?? stamp, stamp)
+            return try event(.expiration, at: at) { $0.reason = reason?.lowercased() }
+        case "PRODUCT_CHANGE":
+            return try event(.productChange, at: stamp) { (d) throws in
+                d.product = try e.string("new_product_id") ?? e.required("product_id", for: what)
+                d.effective = .nextRenewal
+            }
+        case "TRANSFER":
+            let from = try e.strings("transferred_from"), to = try e.strings("transferred_to")
+            guard let source = from.first, let target = to.first else {
+                throw EventDecodingError("\(what) needs \(e.name("transferred_from")) and \(e.name("transferred_to"))")
+            }
+            user = source
+            return try event(.transfer, at: stamp) { $0.to = target }
+        case "SUBSCRIPTION_EXTENDED":
+            return try event(.productChange, at: stamp) { (d) throws in
+                d.product = try e.required("product_id", for: what)
+                d.expires = try e.time("expiration_at_ms")
+                d.reason = "subscription_extended"
+            }
+        case "REFUND_REVERSED":
+            return try event(.refundReversed, at: stamp) { (d) throws in d.transaction = try e.required("transaction_id", for: what) }
+        case "TEMPORARY_ENTITLEMENT_GRANT":
+            return try event(.purchase, at: stamp) { (d) throws in
+                d.product = try e.required("product_id", for: what)
+                d.transaction = try e.string("transaction_id") ?? "temporary-\(id)"
+                guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
+                d.expires = expires
+                d.price = .zero
+                d.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+            }
+        default:
+            throw EventDecodingError("unknown event type '\(type)'")
+        }
+    }
+}

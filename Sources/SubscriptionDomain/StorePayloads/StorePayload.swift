@@ -1,0 +1,112 @@
+import Foundation
+
+/// Where an imported line comes from: our canonical events, or a store's own payloads.
+public enum PayloadSource: String, Sendable, CaseIterable {
+    case canonical
+    /// App Store Server Notifications V2, decoded (JWS signatures checked upstream).
+    case appstore
+    /// RevenueCat webhooks.
+    case revenuecat
+}
+
+/// What one store payload means for the ledger.
+public enum PayloadMapping: Sendable, Equatable {
+    /// The canonical events it carries (usually one).
+    case events([Event])
+    /// A payload type that carries nothing for the ledger; skipped and counted by type.
+    case skipped(String)
+}
+
+/// Maps one JSON line of a store payload to canonical events.
+public enum StorePayload {
+    /// Maps `line` from `source`; `profile` gives the credits of consumable products.
+    public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile) throws(EventDecodingError) -> PayloadMapping {
+        do {
+            switch source {
+            case .canonical: return .events([try EventCodec.decode(line)])
+            case .appstore: return try AppStoreNotification.map(try PayloadObject.parse(line), profile: profile)
+            case .revenuecat: return try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile)
+            }
+        } catch let error as EventDecodingError {
+            throw error
+        } catch {
+            throw EventDecodingError("\(error)")
+        }
+    }
+}
+
+/// A decoded JSON object with typed getters whose errors name the field path.
+struct PayloadObject {
+    let fields: [String: Any]
+    let path: String
+
+    static func parse(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> PayloadObject {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)), let fields = object as? [String: Any] else {
+            throw EventDecodingError("not a JSON object")
+        }
+        return PayloadObject(fields: fields, path: "")
+    }
+
+    func name(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func has(_ key: String) -> Bool { fields[key] != nil && !(fields[key] is NSNull) }
+
+    func object(_ key: String) throws -> PayloadObject? {
+        guard has(key) else { return nil }
+        if fields[key] is String {
+            throw EventDecodingError("\(name(key)) is still a signed JWS string: decode it first (signatures are checked by the receiving server)")
+        }
+        guard let o = fields[key] as? [String: Any] else { throw EventDecodingError("\(name(key)): expected an object") }
+        return PayloadObject(fields: o, path: name(key))
+    }
+
+    func string(_ key: String) throws -> String? {
+        guard has(key) else { return nil }
+        guard let s = fields[key] as? String else { throw EventDecodingError("\(name(key)): expected a string") }
+        return s
+    }
+
+    func required(_ key: String, for what: String) throws -> String {
+        guard let s = try string(key), !s.isEmpty else { throw EventDecodingError("\(what) needs \(name(key))") }
+        return s
+    }
+
+    func int(_ key: String) throws -> Int64? {
+        guard has(key) else { return nil }
+        guard let n = number(key) else { throw EventDecodingError("\(name(key)): expected a number") }
+        return n.int64Value
+    }
+
+    /// Milliseconds since 1970 as a timestamp.
+    func time(_ key: String) throws -> Timestamp? {
+        try int(key).map { Timestamp(milliseconds: $0) }
+    }
+
+    /// A decimal amount given as a JSON number (rounded to the micro-unit).
+    func amount(_ key: String) throws -> Money? {
+        guard has(key) else { return nil }
+        guard let n = number(key) else { throw EventDecodingError("\(name(key)): expected a number") }
+        let micros = (n.doubleValue * 1_000_000).rounded()
+        guard micros >= 0, micros < 9e15 else { throw EventDecodingError("\(name(key)): \(n) is not a price") }
+        return Money(micros: Int64(micros))
+    }
+
+    /// A JSON number (not true/false, which Foundation on Linux also hands over as NSNumber).
+    private func number(_ key: String) -> NSNumber? {
+        guard let n = fields[key] as? NSNumber, !String(describing: type(of: n)).contains("Boolean") else { return nil }
+        return n
+    }
+
+    func strings(_ key: String) throws -> [String] {
+        guard has(key) else { return [] }
+        guard let a = fields[key] as? [Any] else { throw EventDecodingError("\(name(key)): expected an array") }
+        return a.compactMap { $0 as? String }
+    }
+}
+
+extension Profile {
+    /// Credits granted by buying `quantity` of a consumable product (the quantity itself if the profile does not know it).
+    func credits(for product: String, quantity: Int) -> Int {
+        (self.product(product)?.credits ?? 1) * max(1, quantity)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+@testable import SubscriptionDomain
+
+/// Fixtures written from Apple's and RevenueCat's public field lists, one per payload type.
+enum StoreFixtures {
+    static let user = "6f1c2d3e-5a4b-4c3d-9e2f-0000000000aa"
+    static let t0: Int64 = 1_775_000_000_000   // 2026-03-31T23:33:20Z
+
+    static func json(_ o: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    static func transaction(_ extra: [String: Any] = [:]) -> [String: Any] {
+        var t: [String: Any] = ["appAccountToken": user, "productId": "handz.pro.monthly", "transactionId": "t2", "originalTransactionId": "t1",
+                                "purchaseDate": t0, "expiresDate": t0 + 2_592_000_000, "price": 9990, "currency": "USD", "environment": "Production"]
+        t.merge(extra) { $1 }
+        return t
+    }
+
+    static func apple(_ type: String, _ subtype: String? = nil, tx: [String: Any]? = transaction(), renewal: [String: Any]? = nil, env: String = "Production") -> String {
+        var data: [String: Any] = ["environment": env, "bundleId": "com.handz.app"]
+        if let tx { data["signedTransactionInfo"] = tx }
+        if let renewal { data["signedRenewalInfo"] = renewal }
+        var n: [String: Any] = ["notificationType": type, "notificationUUID": "n-\(type)-\(subtype ?? "")", "signedDate": t0 + 60_000, "data": data]
+        if let subtype { n["subtype"] = subtype }
+        return json(n)
+    }
+
+    static func revenuecat(_ type: String, _ extra: [String: Any] = [:]) -> String {
+        var e: [String: Any] = ["id": "rc-\(type)", "type": type, "app_user_id": user, "event_timestamp_ms": t0 + 60_000, "environment": "PRODUCTION",
+                                "product_id": "handz.pro.monthly", "transaction_id": "t2", "original_transaction_id": "t1",
+                                "purchased_at_ms": t0, "expiration_at_ms": t0 + 2_592_000_000, "price": 9.99, "price_in_purchased_currency": 9.99, "currency": "USD"]
+        e.merge(extra) { $1 }
+        return json(["api_version": "1.0", "event": e])
+    }
+
+    static func map(_ line: String, _ source: PayloadSource, profile: Profile = .handz) throws -> PayloadMapping {
+        var line = line
+        return try line.withUTF8 { b in try StorePayload.map(UnsafeRawBufferPointer(b), from: source, profile: profile) }
+    }
+
+    static func event(_ line: String, _ source: PayloadSource, profile: Profile = .handz) throws -> Event {
+        guard case .events(let list) = try map(line, source, profile: profile), list.count == 1 else { throw EventDecodingError("not one event") }
+        return list[0]
+    }
+}
+
+@Suite struct AppStoreNotificationMapping {
+    typealias F = StoreFixtures
+
+    @Test func subscribedIsAPurchaseWithTrialPriceAndEnvironment() throws {
+        let trial = try F.event(F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["offerType": 1, "offerDiscountType": "FREE_TRIAL", "price": 0])), .appstore)
+        #expect(trial.type == .purchase && trial.data.offer == .freeTrial && trial.data.price == .zero)
+        #expect(trial.id == "n-SUBSCRIBED-INITIAL_BUY" && trial.user == F.user && trial.time == Timestamp(milliseconds: F.t0))
+        let resub = try F.event(F.apple("SUBSCRIBED", "RESUBSCRIBE", env: "Sandbox"), .appstore)
+        #expect(resub.type == .purchase && resub.data.offer == nil && resub.data.price == Money.parse("9.99") && resub.data.environment == .sandbox)
+        #expect(resub.data.transaction == "t2" && resub.data.originalTransaction == "t1" && resub.data.expires == Timestamp(milliseconds: F.t0 + 2_592_000_000))
+    }
+
+    @Test func everyEntitlementTypeMapsToItsCanonicalEvent() throws {
+        let grace = ["appAccountToken": F.user, "gracePeriodExpiresDate": F.t0 + 86_400_000 * 16] as [String: Any]
+        let cases: [(String, String?, [String: Any]?, [String: Any]?, EventType)] = [
+            ("DID_RENEW", nil, F.transaction(), nil, .renewal),
+            ("DID_RENEW", "BILLING_RECOVERY", F.transaction(), nil, .renewal),
+            ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", F.transaction(), nil, .cancellation),
+            ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", F.transaction(), nil, .uncancellation),
+            ("DID_FAIL_TO_RENEW", nil, F.transaction(), nil, .billingIssue),
+            ("DID_FAIL_TO_RENEW", "GRACE_PERIOD", F.transaction(), grace, .billingIssue),
+            ("GRACE_PERIOD_EXPIRED", nil, F.transaction(), nil, .billingIssue),
+            ("EXPIRED", "VOLUNTARY", F.transaction(), nil, .expiration),
+            ("EXPIRED", "BILLING_RETRY", F.transaction(), nil, .expiration),
+            ("EXPIRED", "PRICE_INCREASE", F.transaction(), nil, .expiration),
+            ("EXPIRED", "PRODUCT_NOT_FOR_SALE", F.transaction(), nil, .expiration),
+            ("REFUND", nil, F.transaction(["revocationDate": F.t0 + 1000]), nil, .refund),
+            ("REFUND_REVERSED", nil, F.transaction(), nil, .refundReversed),
+            ("REVOKE", nil, F.transaction(["revocationDate": F.t0 + 1000, "inAppOwnershipType": "FAMILY_SHARED"]), nil, .revoke),
+            ("DID_CHANGE_RENEWAL_PREF", "UPGRADE", F.transaction(), nil, .productChange),
+            ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", F.transaction(), ["appAccountToken": F.user, "autoRenewProductId": "handz.lite"], .productChange),
+            ("OFFER_REDEEMED", "INITIAL_BUY", F.transaction(["offerType": 2]), nil, .purchase),
+            ("OFFER_REDEEMED", "UPGRADE", F.transaction(), nil, .productChange),
+            ("RENEWAL_EXTENDED", nil, F.transaction(), nil, .productChange),
+            ("ONE_TIME_CHARGE", nil, F.transaction(["productId": "howru_sms_50", "type": "Consumable", "quantity": 2]), nil, .consumablePurchase),
+        ]
+        for (type, subtype, tx, renewal, expected) in cases {
+            let e = try F.event(F.apple(type, subtype, tx: tx, renewal: renewal), .appstore, profile: .howru)
+            #expect(e.type == expected, "\(type)/\(subtype ?? "-")")
+        }
+        let graceEvent = try F.event(F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD", renewal: grace), .appstore)
+        #expect(graceEvent.data.graceExpires == Timestamp(milliseconds: F.t0 + 86_400_000 * 16))
+        let downgrade = try F.event(F.apple("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", renewal: ["appAccountToken": F.user, "autoRenewProductId": "handz.lite"]), .appstore)
+        #expect(downgrade.data.product == "handz.lite" && downgrade.data.effective == .nextRenewal)
+        let refund = try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000])), .appstore)
+        #expect(refund.time == Timestamp(milliseconds: F.t0 + 1000) && refund.data.transaction == "t2" && refund.data.price == Money.parse("9.99"))
+        let credits = try F.event(F.apple("ONE_TIME_CHARGE", tx: F.transaction(["productId": "howru_sms_50", "quantity": 2])), .appstore, profile: .howru)
+        #expect(credits.data.quantity == 100)
+        #expect(try F.event(F.apple("EXPIRED", "PRICE_INCREASE"), .appstore).data.reason == "price_increase")
+    }
+
+    @Test func typesThatCarryNothingAreSkippedAndNamed() throws {
+        for type in ["TEST", "CONSUMPTION_REQUEST", "PRICE_INCREASE", "RENEWAL_EXTENSION", "REFUND_DECLINED"] {
+            #expect(try F.map(F.apple(type), .appstore) == .skipped(type))
+        }
+    }
+
+    @Test func malformedPayloadsAreRejectedWithTheReason() {
+        let cases: [(String, String)] = [
+            (F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["appAccountToken": NSNull()])), "notificationType SUBSCRIBED/INITIAL_BUY has no appAccountToken in its transaction or renewal info: the user cannot be told"),
+            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "data.signedTransactionInfo is still a signed JWS string: decode it first (signatures are checked by the receiving server)"),
+            (F.apple("MYSTERY"), "unknown notificationType 'MYSTERY'"),
+            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": NSNull()])), "notificationType DID_RENEW needs data.signedTransactionInfo.expiresDate"),
+            (F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), "notificationType DID_FAIL_TO_RENEW/GRACE_PERIOD needs data.signedRenewalInfo.gracePeriodExpiresDate"),
+            (F.json(["notificationUUID": "x"]), "a notification needs notificationType"),
+            ("[1,2]", "not a JSON object"),
+        ]
+        for (line, reason) in cases {
+            do { _ = try F.map(line, .appstore); Issue.record("accepted: \(line)") } catch { #expect((error as? EventDecodingError)?.reason == reason) }
+        }
+    }
+}
+
+@Suite struct RevenueCatWebhookMapping {
+    typealias F = StoreFixtures
+
+    @Test func everyWebhookTypeMapsToItsCanonicalEvent() throws {
+        let cases: [(String, [String: Any], EventType)] = [
+            ("INITIAL_PURCHASE", ["period_type": "TRIAL", "price": 0, "price_in_purchased_currency": 0], .purchase),
+            ("RENEWAL", ["is_trial_conversion": true], .renewal),
+            ("CANCELLATION", ["cancel_reason": "UNSUBSCRIBE"], .cancellation),
+            ("CANCELLATION", ["cancel_reason": "CUSTOMER_SUPPORT"], .refund),
+            ("UNCANCELLATION", [:], .uncancellation),
+            ("NON_RENEWING_PURCHASE", ["product_id": "howru_sms_20"], .consumablePurchase),
+            ("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 86_400_000 * 6], .billingIssue),
+            ("EXPIRATION", ["expiration_reason": "UNSUBSCRIBE"], .expiration),
+            ("EXPIRATION", ["expiration_reason": "BILLING_ERROR"], .expiration),
+            ("PRODUCT_CHANGE", ["new_product_id": "howru_family_monthly"], .productChange),
+            ("TRANSFER", ["transferred_from": ["old-user"], "transferred_to": ["new-user"]], .transfer),
+            ("SUBSCRIPTION_EXTENDED", [:], .productChange),
+            ("REFUND_REVERSED", [:], .refundReversed),
+            ("TEMPORARY_ENTITLEMENT_GRANT", [:], .purchase),
+        ]
+        for (type, extra, expected) in cases {
+            #expect(try F.event(F.revenuecat(type, extra), .revenuecat, profile: .howru).type == expected, "\(type)")
+        }
+        let trial = try F.event(F.revenuecat("INITIAL_PURCHASE", ["period_type": "TRIAL", "price": 0, "price_in_purchased_currency": 0]), .revenuecat)
+        #expect(trial.data.offer == .freeTrial && trial.data.price == .zero && trial.time == Timestamp(milliseconds: F.t0))
+        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).data.price == Money.parse("9.99"))
+        let refund = try F.event(F.revenuecat("CANCELLATION", ["cancel_reason": "CUSTOMER_SUPPORT"]), .revenuecat)
+        #expect(refund.data.transaction == "t2" && refund.data.reason == "customer_support")
+        let transfer = try F.event(F.revenuecat("TRANSFER", ["transferred_from": ["old-user"], "transferred_to": ["new-user"]]), .revenuecat)
+        #expect(transfer.user == "old-user" && transfer.data.to == "new-user")
+        #expect(try F.event(F.revenuecat("NON_RENEWING_PURCHASE", ["product_id": "howru_sms_20"]), .revenuecat, profile: .howru).data.quantity == 20)
+        #expect(try F.event(F.revenuecat("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 1000]), .revenuecat).data.graceExpires == Timestamp(milliseconds: F.t0 + 1000))
+        #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).data.environment == .sandbox)
+    }
+
+    @Test func typesThatCarryNothingAreSkipped() throws {
+        for type in ["TEST", "SUBSCRIBER_ALIAS", "SUBSCRIPTION_PAUSED", "INVOICE_ISSUANCE"] {
+            #expect(try F.map(F.revenuecat(type), .revenuecat) == .skipped(type))
+        }
+    }
+
+    @Test func malformedWebhooksAreRejectedWithTheReason() {
+        let cases: [(String, String)] = [
+            (F.revenuecat("RENEWAL", ["expiration_at_ms": NSNull()]), "event type RENEWAL needs event.expiration_at_ms"),
+            (F.revenuecat("RENEWAL", ["app_user_id": NSNull()]), "event type RENEWAL needs event.app_user_id"),
+            (F.revenuecat("TRANSFER"), "event type TRANSFER needs event.transferred_from and event.transferred_to"),
+            (F.revenuecat("MYSTERY"), "unknown event type 'MYSTERY'"),
+            (F.revenuecat("RENEWAL", ["price_in_purchased_currency": "9.99"]), "event.price_in_purchased_currency: expected a number"),
+            (F.revenuecat("RENEWAL", ["id": NSNull()]), "event type RENEWAL needs event.id"),
+        ]
+        for (line, reason) in cases {
+            do { _ = try F.map(line, .revenuecat); Issue.record("accepted: \(line)") } catch { #expect((error as? EventDecodingError)?.reason == reason) }
+        }
+    }
+}
