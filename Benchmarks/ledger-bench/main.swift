@@ -138,10 +138,11 @@ case "rebuild":
     var snapshot: LedgerSnapshot?
     let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
     let events = Double(snapshot!.headPosition)
+    let foldPeak = residentMiB()
     var users = 0
     let readModels = seconds { users = snapshot!.userIDs.count; _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
-    print(String(format: "rebuild %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s; read models from the folds %.2f s; peak RSS %.0f MiB",
-                 events, users, options.partitions, t, events / t, readModels, residentMiB()))
+    print(String(format: "rebuild %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
+                 events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:

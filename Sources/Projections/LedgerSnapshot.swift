@@ -3,7 +3,7 @@ import SubscriptionDomain
 /// The read models of one replay: plan states, counts, funnel, notification schedule, revenue.
 public struct LedgerSnapshot: Sendable {
     public let options: ReplayOptions
-    var users: UserTable
+    var users: UserPartitions
     /// The last log position folded.
     public let headPosition: UInt64
 
@@ -31,7 +31,8 @@ public struct LedgerSnapshot: Sendable {
 
     /// The notification schedule as of `options.asOf`, by fire time then user.
     public func notifications() -> [ScheduledNotification] {
-        users.folds.flatMap { $0.schedule(at: options.asOf, profile: options.profile) }
+        let texts = NotificationTexts(options.profile)
+        return users.folds.flatMap { $0.schedule(at: options.asOf, texts: texts) }
             .sorted { ($0.fireAt, $0.user, $0.kind.rawValue) < ($1.fireAt, $1.user, $1.kind.rawValue) }
     }
 }

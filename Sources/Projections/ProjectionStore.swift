@@ -33,7 +33,7 @@ public struct ProjectionStore {
         var codeVersion: Int
         var fingerprint: String
         var position: UInt64
-        var users: UserTable
+        var users: UserPartitions
     }
 
     /// Identifies the profile and code version a stored projection was folded with.
@@ -61,10 +61,10 @@ public struct ProjectionStore {
     }
 
     /// Brings the stored projection up to the log's head and saves it; returns the folds.
-    func refreshed() throws -> (users: UserTable, refresh: Refresh) {
+    func refreshed() throws -> (users: UserPartitions, refresh: Refresh) {
         let log = try EventLog(directory: logDirectory, access: .read)
         let head = log.head.position
-        var users: UserTable
+        var users: UserPartitions
         var refresh: Refresh
         if let stored = load(headPosition: head) {
             users = stored.users

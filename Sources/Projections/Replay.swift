@@ -21,13 +21,14 @@ public enum Replay {
                 results.set(p, .failure(error))
             }
         }
-        var users = UserTable(capacity: results.all().reduce(0) { $0 + ((try? $1.get().0.count) ?? 0) })
+        var tables: [UserTable] = []
         var head: UInt64 = 0
         for r in results.takeAll() {
             let (part, h) = try r.get()
-            users.absorb(part)
+            tables.append(part)
             head = max(head, h)
         }
+        var users = UserPartitions(tables)
         handTransfers(&users, options: options)
         return LedgerSnapshot(options: options, users: users, headPosition: head)
     }
@@ -97,7 +98,7 @@ public enum Replay {
     }
 
     /// A transferred subscription becomes the recipient's (when the recipient has none active).
-    static func handTransfers(_ users: inout UserTable, options: ReplayOptions) {
+    static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions) {
         let decider = PlanDecider(profile: options.profile)
         let outgoing = users.folds.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
         for (_, transfer) in outgoing {

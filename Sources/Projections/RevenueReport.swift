@@ -33,8 +33,8 @@ extension LedgerSnapshot {
         var gross: [String: Money] = [:], refunded: [String: Money] = [:], mrr: [String: Money] = [:]
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
         for fold in users.folds {
-            for (c, m) in fold.books.gross { gross[c, default: .zero] = gross[c, default: .zero] + m }
-            for (c, m) in fold.books.refunded { refunded[c, default: .zero] = refunded[c, default: .zero] + m }
+            for a in fold.books.gross { gross[a.currency, default: .zero] = gross[a.currency, default: .zero] + a.money }
+            for a in fold.books.refunded { refunded[a.currency, default: .zero] = refunded[a.currency, default: .zero] + a.money }
             if fold.trialStartedAt != nil { started += 1 }
             if fold.trialConverted { converted += 1 }
             let view = decider.view(fold.state, at: options.asOf)

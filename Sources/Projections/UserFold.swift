@@ -83,16 +83,33 @@ struct UserFold: Sendable, Codable {
     }
 
     /// The schedule as of `instant`: fired entries are `due`, dropped ones `cancelled`.
-    func schedule(at instant: Timestamp, profile: Profile) -> [ScheduledNotification] {
+    func schedule(at instant: Timestamp, texts: NotificationTexts) -> [ScheduledNotification] {
         notifications.map { n in
             let trial = n.kind == .trialEnding
             return ScheduledNotification(
                 user: state.user, kind: n.kind, fireAt: n.fireAt,
-                deepLink: "\(profile.deepLinkScheme)://paywall?context=\(trial ? "trialEnding" : "paymentFailed")",
-                copy: trial ? profile.trialEndingCopy : profile.paymentFailedCopy,
-                channels: n.inAppOnly ? ["in_app"] : ["push", "in_app"],
+                deepLink: trial ? texts.trialEndingLink : texts.paymentFailedLink,
+                copy: trial ? texts.trialEndingCopy : texts.paymentFailedCopy,
+                channels: n.inAppOnly ? NotificationTexts.inAppOnly : NotificationTexts.pushAndInApp,
                 status: n.cancelled ? .cancelled : (n.fireAt <= instant ? .due : .scheduled))
         }
+    }
+}
+
+/// A profile's notification links and copy, built once and shared by every scheduled entry.
+struct NotificationTexts {
+    static let pushAndInApp = ["push", "in_app"]
+    static let inAppOnly = ["in_app"]
+    let trialEndingLink: String
+    let paymentFailedLink: String
+    let trialEndingCopy: String
+    let paymentFailedCopy: String
+
+    init(_ profile: Profile) {
+        trialEndingLink = "\(profile.deepLinkScheme)://paywall?context=trialEnding"
+        paymentFailedLink = "\(profile.deepLinkScheme)://paywall?context=paymentFailed"
+        trialEndingCopy = profile.trialEndingCopy
+        paymentFailedCopy = profile.paymentFailedCopy
     }
 }
 

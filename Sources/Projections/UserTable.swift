@@ -45,13 +45,6 @@ struct UserTable: Sendable, Codable {
         folds.removeLast()
     }
 
-    /// Moves every fold of `other` in (users are disjoint across partitions).
-    mutating func absorb(_ other: consuming UserTable) {
-        folds.reserveCapacity(folds.count + other.folds.count)
-        index.reserveCapacity(index.count + other.folds.count)
-        for fold in other.folds { self[fold.state.user] = fold }
-    }
-
     init(from decoder: any Decoder) throws {
         folds = try ContiguousArray(decoder.singleValueContainer().decode([UserFold].self))
         for (i, f) in folds.enumerated() { index[f.state.user] = Int32(i) }

@@ -6,9 +6,11 @@ public struct PlanDecider: Sendable {
     final class Rules: Sendable {
         let profile: Profile
         let groups: [String: String]
+        let productIDs: [String: String]
         init(_ profile: Profile) {
             self.profile = profile
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
+            productIDs = Dictionary(profile.products.map { ($0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
         }
     }
     let rules: Rules
@@ -18,6 +20,9 @@ public struct PlanDecider: Sendable {
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }
+
+    /// The profile's own copy of a product id, so that a million subscriptions share one string.
+    func interned(_ product: String) -> String { rules.productIDs[product] ?? product }
 
     /// The state before any event.
     public func initial(user: String) -> SubscriberState { SubscriberState(user: user) }
@@ -52,7 +57,7 @@ public struct PlanDecider: Sendable {
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = d.environment ?? .production
             let sub = Subscription(
-                product: product, group: group, originalTransaction: d.originalTransaction ?? txn, transaction: txn,
+                product: interned(product), group: group, originalTransaction: d.originalTransaction ?? txn, transaction: txn,
                 startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
                 price: d.price, currency: d.currency)
             if env == .sandbox {
@@ -74,7 +79,7 @@ public struct PlanDecider: Sendable {
                 else if sub.billingIssueAt != nil { rule = .billingRecovered }
                 else if sub.endedAt != nil || e.time > sub.expires { rule = .lateRenewal }
                 else { rule = .renewal }
-                sub.product = product
+                sub.product = interned(product)
                 sub.group = group(of: product)
                 sub.transaction = txn
                 sub.expires = max(expires, sub.expires)
@@ -221,7 +226,7 @@ public struct PlanDecider: Sendable {
         guard createIfMissing, let product = d.product, let t = d.transaction, let expires = d.expires else { return .noSubscription }
         let group = group(of: product)
         s.subscription = Subscription(
-            product: product, group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
+            product: interned(product), group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
             startedAt: e.time, expires: expires, isTrial: false, environment: .production,
             price: d.price, currency: d.currency)
         s.everPurchased = true

@@ -1,0 +1,26 @@
+/// The user tables of a replay, one per partition (users split by a hash of their id), kept apart
+/// rather than merged: merging would copy every fold once more at the peak.
+struct UserPartitions: Sendable, Codable {
+    private(set) var tables: [UserTable]
+
+    init(_ tables: [UserTable]) { self.tables = tables.isEmpty ? [UserTable()] : tables }
+
+    func partition(of user: String) -> Int {
+        var u = user
+        return u.withUTF8 { Replay.partition(of: UnsafeRawBufferPointer($0), count: tables.count) }
+    }
+
+    subscript(user: String) -> UserFold? {
+        get { tables[partition(of: user)][user] }
+        set { tables[partition(of: user)][user] = newValue }
+    }
+
+    mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {
+        tables[partition(of: user)].update(user, body)
+    }
+
+    var count: Int { tables.reduce(0) { $0 + $1.count } }
+    var users: [String] { tables.flatMap(\.users) }
+    /// Every fold, partition after partition.
+    var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
+}
