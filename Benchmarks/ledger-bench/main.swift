@@ -107,6 +107,13 @@ case "fold":
     var pro = 0
     for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
     print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
+case "decode":
+    // decode [USERS]: decode-only loop over generated lines, repeated 5 times (for profiling).
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    let lines = PopulationGenerator(profile: .handz, users: users, seed: 42).events().map { Array(EventCodec.encode($0).utf8) }
+    var n = 0
+    let t = try seconds { for _ in 0..<5 { for l in lines { let e = try EventCodec.decode(l); n &+= e.id.utf8.count } } }
+    print(String(format: "decode %d lines x5: %.3f s, %.0f events/s (%d)", lines.count, t, Double(lines.count * 5) / t, n))
 case "populate":
     // populate N DIR: generate N users (profile handz, seed 1) and import them into the log DIR.
     guard args.count >= 3, let users = Int(args[args.startIndex + 1]) else { print("usage: ledger-bench populate USERS DIR"); exit(2) }

@@ -41,9 +41,11 @@ public enum EventCodec {
                     type = v
                 case .time: time = try timestamp(&s, "time")
                 case .source:
-                    let t = try s.text(try stringToken(&s, "source"))
-                    guard let v = EventSource(rawValue: t) else { throw EventDecodingError("field 'source': '\(t)' is not store, client or server") }
-                    source = v
+                    let t = try stringToken(&s, "source")
+                    guard let i = s.withBytes(t, { Self.sources.index(of: $0) }) else {
+                        throw EventDecodingError("field 'source': '\(try s.text(t))' is not store, client or server")
+                    }
+                    source = [EventSource.store, .client, .server][i]
                 case .data: try decodeData(&s, into: &data)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
@@ -60,7 +62,7 @@ public enum EventCodec {
         guard let type else { throw EventDecodingError("missing required field 'type'") }
         guard let user else { throw EventDecodingError("missing required field 'user'") }
         guard let time else { throw EventDecodingError("missing required field 'time'") }
-        for field in type.requiredFields where !data.has(field) {
+        if let field = type.firstMissingField(in: data) {
             throw EventDecodingError("type '\(type.rawValue)' requires data.\(field.rawValue)")
         }
         return Event(id: id, type: type, user: user, time: time, source: source, data: data)
@@ -78,6 +80,8 @@ public enum EventCodec {
         let result = line.withUnsafeBytes { b in Result { () throws(EventDecodingError) -> Event in try decode(b) } }
         return try result.get()
     }
+
+    static let sources = TagTable(["store", "client", "server"])
 
     /// `data.<field>`, built only when an error message needs it.
     struct FieldName: CustomStringConvertible {

@@ -44,18 +44,24 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
     ]
 
-    /// The `data` fields this type requires.
-    public var requiredFields: [EventField] {
+    /// The first required field missing from `d`, if any (CONTRACT.md §2's required fields).
+    public func firstMissingField(in d: EventData) -> EventField? {
         switch self {
-        case .purchase, .renewal: [.product, .transaction, .expires]
-        case .refund, .refundReversed: [.transaction]
-        case .productChange: [.product]
-        case .transfer: [.to]
-        case .consumablePurchase: [.product, .transaction, .quantity]
-        case .creditsUsed: [.quantity]
-        case .paywallViewed, .paywallCtaTapped: [.context]
-        case .notificationsDisabled, .notificationsEnabled: [.category]
-        default: []
+        case .purchase, .renewal:
+            if d.product == nil { return .product }
+            if d.transaction == nil { return .transaction }
+            return d.expires == nil ? .expires : nil
+        case .refund, .refundReversed: return d.transaction == nil ? .transaction : nil
+        case .productChange: return d.product == nil ? .product : nil
+        case .transfer: return d.to == nil ? .to : nil
+        case .consumablePurchase:
+            if d.product == nil { return .product }
+            if d.transaction == nil { return .transaction }
+            return d.quantity == nil ? .quantity : nil
+        case .creditsUsed: return d.quantity == nil ? .quantity : nil
+        case .paywallViewed, .paywallCtaTapped: return d.context == nil ? .context : nil
+        case .notificationsDisabled, .notificationsEnabled: return d.category == nil ? .category : nil
+        default: return nil
         }
     }
 

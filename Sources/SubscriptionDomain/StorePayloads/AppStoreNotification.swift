@@ -31,7 +31,7 @@ enum AppStoreNotification {
             var d = EventData()
             try set(&d)
             if t.isStoreEvent { d.environment = environment }
-            for field in t.requiredFields where !d.has(field) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
+            if let field = t.firstMissingField(in: d) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
             return .events([Event(id: id, type: t, user: user, time: time, source: .store, data: d)])
         }
         func purchaseFields(_ d: inout EventData, _ t: PayloadObject) throws {

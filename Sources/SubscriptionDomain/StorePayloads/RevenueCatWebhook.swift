@@ -20,7 +20,7 @@ enum RevenueCatWebhook {
             var d = EventData()
             try set(&d)
             d.environment = environment
-            for field in t.requiredFields where !d.has(field) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
+            if let field = t.firstMissingField(in: d) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
             guard let user, !user.isEmpty else { throw EventDecodingError("\(what) needs \(e.name("app_user_id"))") }
             return .events([Event(id: id, type: t, user: user, time: time, source: .server, data: d)])
         }
