@@ -79,12 +79,10 @@ case "hash":
     let t3 = seconds { for _ in 0..<200_000 { d = SHA256.hash(small) } }
     print(String(format: "sha256 of 280-byte bodies: %.0f hashes/s", 200_000 / t3))
 case "fold":
-    let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    // fold [USERS]: decode, then decode + fold, of a generated population (about 5 events per user).
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 200_000
     let generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
-    var events = generator.events()
-    while events.count < users * 10 { events += generator.events().prefix(users * 10 - events.count) }
-    var lines: [[UInt8]] = events.map { Array(EventCodec.encode($0).utf8) }
-    lines = Array(lines.prefix(users * 10))
+    let lines: [[UInt8]] = generator.events().map { Array(EventCodec.encode($0).utf8) }
     let bytes = lines.reduce(0) { $0 + $1.count }
     var decoded = 0
     let decodeTime = try seconds { for l in lines { _ = try EventCodec.decode(l); decoded += 1 } }
