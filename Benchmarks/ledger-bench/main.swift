@@ -105,6 +105,21 @@ case "fold":
     var pro = 0
     for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
     print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
+case "foldonly":
+    // foldonly [USERS]: the fold alone over pre-decoded events, 5 passes (for profiling).
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 200_000
+    let events = PopulationGenerator(profile: .handz, users: users, seed: 42).events()
+    let decider = PlanDecider(profile: .handz)
+    var total = 0
+    let t = seconds {
+        for _ in 0..<5 {
+            var states: [String: SubscriberState] = [:]
+            states.reserveCapacity(users)
+            for i in events.indices { decider.evolve(&states[events[i].user, default: decider.initial(user: events[i].user)], events[i]) }
+            total += states.count
+        }
+    }
+    print(String(format: "fold only %d events x5: %.3f s, %.0f events/s (%d)", events.count, t, Double(events.count * 5) / t, total))
 case "decode":
     // decode [USERS]: decode-only loop over generated lines, repeated 5 times (for profiling).
     let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000

@@ -116,7 +116,6 @@ final class PartitionResults: @unchecked Sendable {
     private var results: [Result<(UserTable, UInt64), any Error>?]
     init(count: Int) { results = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ r: Result<(UserTable, UInt64), any Error>) { lock.withLock { results[i] = r } }
-    func all() -> [Result<(UserTable, UInt64), any Error>] { lock.withLock { results.map { $0! } } }
     /// Hands the results over, dropping this box's references so each partition is freed once merged.
     func takeAll() -> [Result<(UserTable, UInt64), any Error>] {
         lock.withLock {

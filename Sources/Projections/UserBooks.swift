@@ -25,7 +25,7 @@ struct UserBooks: Sendable, Codable {
         var currency: String
     }
 
-    mutating func record(_ e: Event, rule: Rule, before: Subscription?, profile: Profile, includeSandbox: Bool) {
+    mutating func record(_ e: Event, rule: Rule, profile: Profile, includeSandbox: Bool) {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
         let d = e.data
         switch e.type {

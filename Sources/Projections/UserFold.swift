@@ -29,7 +29,8 @@ struct UserFold: Sendable, Codable {
 
     mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: ReplayOptions) {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
-        let before = state.subscription
+        // What the notification rules need from before the event (not a copy of the whole subscription).
+        let hadBillingIssue = state.subscription?.billingIssueAt != nil
         decider.evolve(&state, e)
         let rule = state.rule
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
@@ -54,12 +55,16 @@ struct UserFold: Sendable, Codable {
         }
         if rule == .purchaseStartsTrial || rule == .trialOncePerGroup, trialStartedAt == nil { trialStartedAt = e.time }
         if rule == .trialConverted { trialConverted = true }
-        if rule == .transferOut, let to = e.data.to, let b = before { transferOut = Transfer(to: to, time: e.time, subscription: b) }
-        books.record(e, rule: rule, before: before, profile: decider.profile, includeSandbox: options.includeSandbox)
-        scheduleNotifications(e, rule: rule, before: before, profile: decider.profile)
+        if rule == .transferOut, let to = e.data.to, var given = state.subscription {
+            given.endedAt = nil
+            given.endedBy = nil
+            transferOut = Transfer(to: to, time: e.time, subscription: given)
+        }
+        books.record(e, rule: rule, profile: decider.profile, includeSandbox: options.includeSandbox)
+        scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, profile: decider.profile)
     }
 
-    private mutating func scheduleNotifications(_ e: Event, rule: Rule, before: Subscription?, profile: Profile) {
+    private mutating func scheduleNotifications(_ e: Event, rule: Rule, hadBillingIssue: Bool, profile: Profile) {
         let inAppOnly = state.disabledCategories.contains("billing")
         switch rule {
         case .purchaseStartsTrial, .trialOncePerGroup:
@@ -67,13 +72,14 @@ struct UserFold: Sendable, Codable {
             notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - profile.trialReminderLead, key: sub.transaction, inAppOnly: inAppOnly))
         case .refundCurrent, .revoke, .transferOut, .expiration:
             // The trial ended early: its reminder is dropped if it has not fired yet.
-            guard let b = before, b.isTrial else { return }
+            // Ending access leaves the subscription's transaction and trial flag as they were.
+            guard let b = state.subscription, b.isTrial else { return }
             for i in notifications.indices where notifications[i].key == b.transaction && notifications[i].kind == .trialEnding
                 && notifications[i].fireAt > e.time {
                 notifications[i].cancelled = true
             }
         case .billingGrace:
-            guard let sub = state.subscription, before?.billingIssueAt == nil else { return }
+            guard let sub = state.subscription, !hadBillingIssue else { return }
             let key = "billing:" + sub.transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
             notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly))

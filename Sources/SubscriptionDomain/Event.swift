@@ -55,31 +55,4 @@ public struct EventData: Sendable, Equatable {
         public var rawJSON: String
         public init(name: String, rawJSON: String) { self.name = name; self.rawJSON = rawJSON }
     }
-
-    /// Whether a catalog field is present.
-    public func has(_ field: EventField) -> Bool {
-        switch field {
-        case .product: product != nil
-        case .transaction: transaction != nil
-        case .originalTransaction: originalTransaction != nil
-        case .expires: expires != nil
-        case .offer: offer != nil
-        case .price: price != nil
-        case .currency: currency != nil
-        case .environment: environment != nil
-        case .reason: reason != nil
-        case .graceExpires: graceExpires != nil
-        case .effective: effective != nil
-        case .to: to != nil
-        case .quantity: quantity != nil
-        case .context: context != nil
-        case .sourceScreen: sourceScreen != nil
-        case .planState: planState != nil
-        case .trialEligible: trialEligible != nil
-        case .trialUsed: trialUsed != nil
-        case .plan: plan != nil
-        case .errorCode: errorCode != nil
-        case .category: category != nil
-        }
-    }
 }

@@ -41,7 +41,6 @@ public struct PlanDecider: Sendable {
     }
 
     private func apply(_ e: Event, to s: inout SubscriberState) -> Rule {
-        let d = e.data
         switch e.type {
         case .accountCreated:
             s.hasAccount = true
@@ -50,16 +49,16 @@ public struct PlanDecider: Sendable {
             s.hasAccount = false
             return .accountDeleted
         case .purchase:
-            guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
+            guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
             guard s.see(txn) else { return .duplicateTransaction }
             let group = group(of: product)
-            let isTrial = d.offer == .freeTrial
+            let isTrial = e.data.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
-            let env = d.environment ?? .production
+            let env = e.data.environment ?? .production
             let sub = Subscription(
-                product: interned(product), group: group, originalTransaction: d.originalTransaction ?? txn, transaction: txn,
+                product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
                 startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
-                price: d.price, currency: d.currency)
+                price: e.data.price, currency: e.data.currency)
             if env == .sandbox {
                 s.sandbox = sub
                 s.sandboxTransactions.append(txn)
@@ -71,7 +70,7 @@ public struct PlanDecider: Sendable {
             if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
             return .purchaseStartsPro
         case .renewal:
-            guard let txn = d.transaction, let product = d.product, let expires = d.expires else { return .noSubscription }
+            guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
             guard s.see(txn) else { return .duplicateTransaction }
             return withSubscription(e, &s, createIfMissing: true) { sub in
                 let rule: Rule
@@ -90,8 +89,8 @@ public struct PlanDecider: Sendable {
                 sub.billingIssueAt = nil
                 sub.graceEndsAt = nil
                 sub.pendingProduct = nil
-                sub.price = d.price ?? sub.price
-                sub.currency = d.currency ?? sub.currency
+                sub.price = e.data.price ?? sub.price
+                sub.currency = e.data.currency ?? sub.currency
                 return rule
             }
         case .cancellation:
@@ -108,7 +107,7 @@ public struct PlanDecider: Sendable {
             return withSubscription(e, &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.billingIssueAt == nil { sub.billingIssueAt = e.time }
-                sub.graceEndsAt = d.graceExpires ?? (e.time + profile.billingGrace)
+                sub.graceEndsAt = e.data.graceExpires ?? (e.time + profile.billingGrace)
                 return .billingGrace
             }
         case .expiration:
@@ -117,7 +116,7 @@ public struct PlanDecider: Sendable {
                 return .expiration
             }
         case .refund:
-            guard let txn = d.transaction else { return .noSubscription }
+            guard let txn = e.data.transaction else { return .noSubscription }
             if let quantity = s.consumables.removeValue(forKey: txn) {
                 s.credits = max(0, s.credits - quantity)
                 return .refundOlder
@@ -129,7 +128,7 @@ public struct PlanDecider: Sendable {
                 return .refundCurrent
             }
         case .refundReversed:
-            guard let txn = d.transaction else { return .noSubscription }
+            guard let txn = e.data.transaction else { return .noSubscription }
             return withSubscription(e, &s) { sub in
                 guard sub.refundedTransaction == txn, sub.endedBy == .refundCurrent else { return .refundOlder }
                 sub.endedAt = nil
@@ -138,15 +137,15 @@ public struct PlanDecider: Sendable {
                 return .refundReversed
             }
         case .productChange:
-            guard let product = d.product else { return .noSubscription }
+            guard let product = e.data.product else { return .noSubscription }
             return withSubscription(e, &s) { sub in
-                if d.effective == .nextRenewal {
+                if e.data.effective == .nextRenewal {
                     sub.pendingProduct = product
                     return .downgradeAtRenewal
                 }
                 sub.product = product
                 sub.group = group(of: product)
-                if let expires = d.expires { sub.expires = expires }
+                if let expires = e.data.expires { sub.expires = expires }
                 sub.pendingProduct = nil
                 return .upgradeNow
             }
@@ -161,21 +160,21 @@ public struct PlanDecider: Sendable {
                 return .transferOut
             }
         case .consumablePurchase:
-            guard let txn = d.transaction, let quantity = d.quantity else { return .noSubscription }
+            guard let txn = e.data.transaction, let quantity = e.data.quantity else { return .noSubscription }
             guard s.see(txn) else { return .duplicateTransaction }
-            if d.environment == .sandbox { return .sandboxApart }
+            if e.data.environment == .sandbox { return .sandboxApart }
             s.everPurchased = true
             s.credits += quantity
             s.consumables[txn] = quantity
             return .creditsAdded
         case .creditsUsed:
-            s.credits = max(0, s.credits - (d.quantity ?? 0))
+            s.credits = max(0, s.credits - (e.data.quantity ?? 0))
             return .creditsUsed
         case .notificationsDisabled:
-            if let c = d.category, !s.disabledCategories.contains(c) { s.disabledCategories.append(c) }
+            if let c = e.data.category, !s.disabledCategories.contains(c) { s.disabledCategories.append(c) }
             return .notificationCategory
         case .notificationsEnabled:
-            if let c = d.category { s.disabledCategories.removeAll { $0 == c } }
+            if let c = e.data.category { s.disabledCategories.removeAll { $0 == c } }
             return .notificationCategory
         case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
              .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
@@ -211,24 +210,23 @@ public struct PlanDecider: Sendable {
     /// a sandbox transaction, else production. Without a subscription, nothing changes.
     private func withSubscription(_ e: Event, _ s: inout SubscriberState, createIfMissing: Bool = false,
                                   _ change: (inout Subscription) -> Rule) -> Rule {
-        let d = e.data
-        let named = [d.transaction, d.originalTransaction].compactMap { $0 }
-        let sandbox = d.environment == .sandbox
-            || (d.environment == nil && !s.sandboxBox.isEmpty
+        let named = [e.data.transaction, e.data.originalTransaction].compactMap { $0 }
+        let sandbox = e.data.environment == .sandbox
+            || (e.data.environment == nil && !s.sandboxBox.isEmpty
                 && (s.subscription == nil || named.contains { s.sandboxTransactions.contains($0) || s.sandboxBox[0].originalTransaction == $0 }))
         if sandbox {
             guard !s.sandboxBox.isEmpty else { return .sandboxApart }
             _ = change(&s.sandboxBox[0])
-            if let t = d.transaction, e.type == .renewal { s.sandboxTransactions.append(t) }
+            if let t = e.data.transaction, e.type == .renewal { s.sandboxTransactions.append(t) }
             return .sandboxApart
         }
         if s.subscription != nil { return change(&s.subscription!) }
-        guard createIfMissing, let product = d.product, let t = d.transaction, let expires = d.expires else { return .noSubscription }
+        guard createIfMissing, let product = e.data.product, let t = e.data.transaction, let expires = e.data.expires else { return .noSubscription }
         let group = group(of: product)
         s.subscription = Subscription(
-            product: interned(product), group: group, originalTransaction: d.originalTransaction ?? t, transaction: t,
+            product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? t, transaction: t,
             startedAt: e.time, expires: expires, isTrial: false, environment: .production,
-            price: d.price, currency: d.currency)
+            price: e.data.price, currency: e.data.currency)
         s.everPurchased = true
         s.markTrialUsed(group)
         return .renewalWithoutPurchase
