@@ -128,10 +128,11 @@ case "decode":
     let t = try seconds { for _ in 0..<5 { for l in lines { let e = try EventCodec.decode(l); n &+= e.id.utf8.count } } }
     print(String(format: "decode %d lines x5: %.3f s, %.0f events/s (%d)", lines.count, t, Double(lines.count * 5) / t, n))
 case "populate":
-    // populate N DIR: generate N users (profile handz, seed 1) and import them into the log DIR.
-    guard args.count >= 3, let users = Int(args[args.startIndex + 1]) else { print("usage: ledger-bench populate USERS DIR"); exit(2) }
+    // populate N DIR [VIEWS]: generate N users (profile handz, seed 1; VIEWS extra paywall views each) into the log DIR.
+    guard args.count >= 3, let users = Int(args[args.startIndex + 1]) else { print("usage: ledger-bench populate USERS DIR [EXTRA_VIEWS]"); exit(2) }
     let dir = args[args.startIndex + 2]
-    let generator = PopulationGenerator(profile: .handz, users: users, seed: 1)
+    var generator = PopulationGenerator(profile: .handz, users: users, seed: 1)
+    generator.extraPaywallViews = args.count >= 4 ? Int(args[args.startIndex + 3]) ?? 0 : 0
     var events = 0
     let importTime = try seconds {
         let log = try EventLog(directory: dir)

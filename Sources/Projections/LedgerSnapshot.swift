@@ -19,10 +19,14 @@ public struct LedgerSnapshot: Sendable {
 
     /// Analytics counts: every metric of CONTRACT.md §3, zero when nothing happened.
     public func counts() -> [String: Int] {
-        var total = SIMD32<UInt64>()
-        for fold in users.folds { total &+= SIMD32<UInt64>(truncatingIfNeeded: fold.counts.values) }
+        var low = SIMD16<UInt64>()
+        var last: UInt64 = 0
+        for fold in users.folds {
+            low &+= SIMD16<UInt64>(truncatingIfNeeded: fold.counts.low)
+            last &+= UInt64(fold.counts.last)
+        }
         var out: [String: Int] = [:]
-        for (i, name) in Self.metricNames.enumerated() { out[name] = Int(total[i]) }
+        for (i, name) in Self.metricNames.enumerated() { out[name] = Int(i < 16 ? low[i] : last) }
         return out
     }
 

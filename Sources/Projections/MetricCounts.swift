@@ -2,7 +2,11 @@ import SubscriptionDomain
 
 /// One user's analytics counts, one slot per metric of `LedgerSnapshot.metricNames`, held inline.
 struct MetricCounts: Sendable, Codable, Equatable {
-    var values = SIMD32<UInt32>()
+    /// The first 16 metrics, and the 17th (`expiration`) beside them: 68 bytes, no heap.
+    var low = SIMD16<UInt32>()
+    var last: UInt32 = 0
+
+    subscript(i: Int) -> UInt32 { i < 16 ? low[i] : last }
 
     static let names: [String] = EventType.countedAppEvents.map(\.rawValue)
         + ["trial_started", "subscription_started", "renewal", "trial_converted", "cancellation", "billing_issue", "refund", "expiration"]
@@ -11,8 +15,10 @@ struct MetricCounts: Sendable, Codable, Equatable {
         case trialStarted = 9, subscriptionStarted, renewal, trialConverted, cancellation, billingIssue, refund, expiration
     }
 
-    mutating func add(_ m: Metric) { values[m.rawValue] &+= 1 }
+    mutating func add(_ m: Metric) { add(appEvent: m.rawValue) }
 
-    /// Counts an app event of `countedAppEvents` by its index there.
-    mutating func add(appEvent index: Int) { values[index] &+= 1 }
+    /// Counts the metric at `index` of `names` (app events first, in `countedAppEvents` order).
+    mutating func add(appEvent index: Int) {
+        if index < 16 { low[index] &+= 1 } else { last &+= 1 }
+    }
 }

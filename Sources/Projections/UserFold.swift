@@ -30,7 +30,7 @@ struct UserFold: Sendable, Codable {
     mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: ReplayOptions) {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
         // What the notification rules need from before the event (not a copy of the whole subscription).
-        let hadBillingIssue = state.subscription?.billingIssueAt != nil
+        let hadBillingIssue = state.hasBillingIssue
         decider.evolve(&state, e)
         let rule = state.rule
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)

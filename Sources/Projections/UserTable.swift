@@ -4,9 +4,10 @@ struct UserTable: Sendable, Codable {
     private(set) var folds: ContiguousArray<UserFold> = []
     private var index: [String: Int32] = [:]
 
+    /// `capacity` reserves the folds' array (untouched reserve costs no resident memory); the
+    /// index grows as users come, since a hash table reserved too large is touched all over.
     init(capacity: Int = 0) {
         folds.reserveCapacity(capacity)
-        index.reserveCapacity(capacity)
     }
 
     var count: Int { folds.count }

@@ -213,14 +213,14 @@ public struct PlanDecider: Sendable {
         let named = [e.data.transaction, e.data.originalTransaction].compactMap { $0 }
         let sandbox = e.data.environment == .sandbox
             || (e.data.environment == nil && !s.sandboxBox.isEmpty
-                && (s.subscription == nil || named.contains { s.sandboxTransactions.contains($0) || s.sandboxBox[0].originalTransaction == $0 }))
+                && (s.subscriptionBox.isEmpty || named.contains { s.sandboxTransactions.contains($0) || s.sandboxBox[0].originalTransaction == $0 }))
         if sandbox {
             guard !s.sandboxBox.isEmpty else { return .sandboxApart }
             _ = change(&s.sandboxBox[0])
             if let t = e.data.transaction, e.type == .renewal { s.sandboxTransactions.append(t) }
             return .sandboxApart
         }
-        if s.subscription != nil { return change(&s.subscription!) }
+        if !s.subscriptionBox.isEmpty { return change(&s.subscriptionBox[0]) }
         guard createIfMissing, let product = e.data.product, let t = e.data.transaction, let expires = e.data.expires else { return .noSubscription }
         let group = group(of: product)
         s.subscription = Subscription(

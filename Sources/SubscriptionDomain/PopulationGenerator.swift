@@ -9,6 +9,9 @@ public struct PopulationGenerator: Sendable {
     public var start = Timestamp.parse("2026-01-05T09:00:00Z")!
     /// The number of billing periods a subscription may run.
     public var maxPeriods = 6
+    /// Extra paywall views per user before the first purchase attempt (returning visitors), to
+    /// make longer histories for benchmarks. 0 by default.
+    public var extraPaywallViews = 0
 
     public init(profile: Profile, users: Int, seed: UInt64) {
         self.profile = profile
@@ -43,6 +46,10 @@ public struct PopulationGenerator: Sendable {
 
         add(.accountCreated)
         if Int.random(in: 0..<10, using: &rng) == 0 { later(minutes: 1...600); add(.notificationsDisabled) { $0.category = "billing" } }
+        for _ in 0..<extraPaywallViews {
+            later(minutes: 60...3000)
+            add(.paywallViewed) { $0.context = "settings"; $0.sourceScreen = "settings"; $0.planState = "free" }
+        }
         guard Double.random(in: 0..<1, using: &rng) < 0.8 else { return list }
         later(minutes: 1...2000)
         let trialEligible = profile.trialDays > 0

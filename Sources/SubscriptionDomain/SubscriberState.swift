@@ -29,8 +29,16 @@ public struct SubscriberState: Sendable, Equatable, Codable {
     public var user: String
     public var hasAccount = false
     public var everPurchased = false
-    /// The production subscription.
-    public var subscription: Subscription?
+    /// The production subscription (boxed: most users never subscribe, and 200 inline bytes
+    /// per user add up over a million users).
+    public var subscription: Subscription? {
+        get { subscriptionBox.first }
+        set { subscriptionBox = newValue.map { [$0] } ?? [] }
+    }
+    var subscriptionBox: [Subscription] = []
+
+    /// Whether the production subscription has an unresolved billing issue (read in place).
+    public var hasBillingIssue: Bool { !subscriptionBox.isEmpty && subscriptionBox[0].billingIssueAt != nil }
     /// A sandbox subscription, kept apart (boxed: most users never have one).
     public var sandbox: Subscription? {
         get { sandboxBox.first }
