@@ -235,6 +235,16 @@ import Testing
         #expect(Tool.run([]).status == 2)
     }
 
+    @Test func aBadProfileFileIsNamedWithItsFieldAndExitsOne() throws {
+        let s = Queries.handzLog()
+        let path = s.path + "/bad-profile.json"
+        try Tool.run(["profiles", "show", "handz"]).out.replacingOccurrences(of: "\"trialDays\" : 7", with: "\"trialDays\" : -1")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let r = Tool.run(["state", "--log", s.log, "--user", "alice", "--profile", path])
+        #expect(r.status == 1)
+        #expect(r.err == "replay-tool state: \(path): trialDays: must be 0 or more\n")
+    }
+
     @Test func helpExistsForTheToolAndEveryCommand() {
         let top = Tool.run(["--help"])
         #expect(top.status == 0)
