@@ -43,8 +43,9 @@ public struct ProjectionStore {
         return String(h.finalize().description.prefix(16))
     }
 
-    /// The projection file.
-    public var path: String { logDirectory + "/projections/" + profile.name + ".json" }
+    /// The projection file: one per profile content (two profiles named alike, such as a
+    /// what-if copy of `handz`, keep separate projections).
+    public var path: String { logDirectory + "/projections/" + profile.name + "-" + fingerprint + ".json" }
 
     var foldOptions: ReplayOptions {
         var o = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: Int64.max))
