@@ -125,7 +125,14 @@ case "decode":
     let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000
     let lines = PopulationGenerator(profile: .handz, users: users, seed: 42).events().map { Array(EventCodec.encode($0).utf8) }
     var n = 0
-    let t = try seconds { for _ in 0..<5 { for l in lines { let e = try EventCodec.decode(l); n &+= e.id.utf8.count } } }
+    // Through the raw-buffer entry point, as replay calls it on each record's payload.
+    let t = try seconds {
+        for _ in 0..<5 {
+            for l in lines {
+                try l.withUnsafeBytes { b in let e = try EventCodec.decode(b); n &+= e.id.utf8.count }
+            }
+        }
+    }
     print(String(format: "decode %d lines x5: %.3f s, %.0f events/s (%d)", lines.count, t, Double(lines.count * 5) / t, n))
 case "populate":
     // populate N DIR [VIEWS]: generate N users (profile handz, seed 1; VIEWS extra paywall views each) into the log DIR.

@@ -32,20 +32,39 @@ struct JSONScanner {
         i += 1
     }
 
-    /// Scans a string (the opening quote is next).
+    /// Scans a string (the opening quote is next). Eight bytes at a time while none of them is a
+    /// quote, a backslash or a control byte; the high bits seen are or-ed in a register (ASCII test).
     mutating func string() throws(EventDecodingError) -> Token {
         try expect(0x22, "a string")
         let start = i
-        var ascii = true
-        while i < bytes.count {
-            let c = bytes[i]
-            if c == 0x22 { i += 1; return .raw(start..<(i - 1), ascii: ascii) }
+        let n = bytes.count
+        let base = bytes.baseAddress!
+        var high: UInt64 = 0
+        while i + 8 <= n {
+            let w = (base + i).loadUnaligned(as: UInt64.self)
+            let special = Self.zeroByte(w ^ 0x2222_2222_2222_2222) | Self.zeroByte(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+                | ((w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080)
+            if special != 0 { break }
+            high |= w
+            i += 8
+        }
+        while i < n {
+            let c = base.load(fromByteOffset: i, as: UInt8.self)
+            if c == 0x22 {
+                i += 1
+                return .raw(start..<(i - 1), ascii: high & 0x8080_8080_8080_8080 == 0)
+            }
             if c == 0x5C { return .decoded(try escapedString(from: start)) }
             if c < 0x20 { throw error("control character inside a string") }
-            if c >= 0x80 { ascii = false }
+            high |= UInt64(c)
             i += 1
         }
         throw error("unterminated string")
+    }
+
+    /// Non-zero if some byte of `v` is zero (the classic bit trick, exact for detection).
+    @inline(__always) static func zeroByte(_ v: UInt64) -> UInt64 {
+        (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080
     }
 
     private mutating func escapedString(from start: Int) throws(EventDecodingError) -> [UInt8] {

@@ -65,6 +65,23 @@ import Testing
         do { _ = try EventCodec.decode(line) } catch { #expect(error.reason == reason) }
     }
 
+    @Test func longStringsAreScannedRightAtEveryOffset() throws {
+        // The scanner reads 8 bytes at a time: put the interesting byte at every offset of a long string.
+        for k in 0..<20 {
+            let pad = String(repeating: "a", count: k)
+            let escaped = try EventCodec.decode(#"{"id":"\#(pad)\"q\u00e9","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#)
+            #expect(escaped.id == pad + "\"qé")
+            let unicode = try EventCodec.decode(#"{"id":"\#(pad)é😀z","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#)
+            #expect(unicode.id == pad + "é😀z")
+            let control = #"{"id":"\#(pad)\#t","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#
+            #expect(throws: EventDecodingError.self) { try EventCodec.decode(control) }
+            do { _ = try EventCodec.decode(control) } catch { #expect(error.reason == "control character inside a string" && error.column == 8 + k) }
+            var bytes = Array(#"{"id":"\#(pad)xy","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#.utf8)
+            bytes[7 + k] = 0xC3   // a lone lead byte: invalid UTF-8
+            #expect(throws: EventDecodingError.self) { try EventCodec.decode(bytes) }
+        }
+    }
+
     @Test func invalidUTF8IsRejected() {
         var bytes = Array(#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#.utf8)
         bytes[7] = 0xFF
