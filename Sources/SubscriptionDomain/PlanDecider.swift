@@ -110,10 +110,12 @@ public struct PlanDecider: Sendable {
                 sub.graceEndsAt = e.data.graceExpires ?? (e.time + profile.billingGrace)
                 return .billingGrace
             }
-        case .expiration:
+        case .expiration, .revoke, .transfer:
+            // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.
+            let rule: Rule = e.type == .expiration ? .expiration : e.type == .revoke ? .revoke : .transferOut
             return withSubscription(e, &s) { sub in
-                end(&sub, at: e.time, by: .expiration)
-                return .expiration
+                end(&sub, at: e.time, by: rule)
+                return rule
             }
         case .refund:
             guard let txn = e.data.transaction else { return .noSubscription }
@@ -148,16 +150,6 @@ public struct PlanDecider: Sendable {
                 if let expires = e.data.expires { sub.expires = expires }
                 sub.pendingProduct = nil
                 return .upgradeNow
-            }
-        case .revoke:
-            return withSubscription(e, &s) { sub in
-                end(&sub, at: e.time, by: .revoke)
-                return .revoke
-            }
-        case .transfer:
-            return withSubscription(e, &s) { sub in
-                end(&sub, at: e.time, by: .transferOut)
-                return .transferOut
             }
         case .consumablePurchase:
             guard let txn = e.data.transaction, let quantity = e.data.quantity else { return .noSubscription }

@@ -117,7 +117,7 @@ enum QueryCommands {
         options: Common.query + window
     ) { a in
         let format = try Common.format(a)
-        let snapshot = try Common.replay(a, asOf: try Common.time(a, "--to") ?? Common.at(a))
+        let snapshot = try Common.replay(a, asOf: try Common.windowEnd(a))
         let counts = snapshot.counts()
         let names = LedgerSnapshot.metricNames
         switch format {
@@ -132,7 +132,7 @@ enum QueryCommands {
         positionals: nil, options: Common.query + window
     ) { a in
         let format = try Common.format(a)
-        let report = try Common.replay(a, asOf: try Common.time(a, "--to") ?? Common.at(a)).funnel()
+        let report = try Common.replay(a, asOf: try Common.windowEnd(a)).funnel()
         func stepsJSON(_ steps: [FunnelReport.Step]) -> JSON {
             .array(steps.map { .object([("name", .string($0.name)), ("users", .int($0.users)), ("rate", .double($0.rate))]) })
         }

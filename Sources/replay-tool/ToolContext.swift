@@ -28,6 +28,9 @@ enum Common {
 
     static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
 
+    /// The instant analytics fold up to: the end of the window if one is given, else `--at`.
+    static func windowEnd(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--to") ?? at(a) }
+
     static func format(_ a: ParsedArguments, allowed: [OutputFormat] = [.table, .json, .csv]) throws -> OutputFormat {
         let v = a.value("--format") ?? "table"
         guard let f = OutputFormat(rawValue: v), allowed.contains(f) else {
