@@ -122,11 +122,7 @@ public final class EventLog {
         return idOverflow[id]
     }
 
-    static func idHash(_ id: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    static func idHash(_ id: String) -> UInt64 { FNV1a.hash(id.utf8) }
 
     func indexPosition(_ position: UInt64, at location: Location) {
         if (position - 1) % Self.sampleInterval == 0 { positionSamples.append(location) }

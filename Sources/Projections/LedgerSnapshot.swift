@@ -7,7 +7,15 @@ public struct LedgerSnapshot: Sendable {
     /// The last log position folded.
     public let headPosition: UInt64
 
-    var decider: PlanDecider { PlanDecider(profile: options.profile) }
+    /// Built once: views of a million users share it.
+    let decider: PlanDecider
+
+    init(options: ReplayOptions, users: UserPartitions, headPosition: UInt64) {
+        self.options = options
+        self.users = users
+        self.headPosition = headPosition
+        decider = PlanDecider(profile: options.profile)
+    }
 
     /// All user ids, sorted.
     public var userIDs: [String] { users.users.sorted() }

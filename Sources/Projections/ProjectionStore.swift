@@ -75,10 +75,7 @@ public struct ProjectionStore {
             var touched: Set<String> = []
             try log.forEach(from: stored.position + 1) { record in
                 read += 1
-                let event: Event
-                do { event = try EventCodec.decode(record.payload) } catch {
-                    throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
-                }
+                let event = try Replay.decode(record.payload, position: record.position)
                 users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }

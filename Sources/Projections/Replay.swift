@@ -36,9 +36,7 @@ public enum Replay {
     /// FNV-1a of the user id: which partition folds this user.
     static func partition(of stream: UnsafeRawBufferPointer, count: Int) -> Int {
         guard count > 1 else { return 0 }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in stream { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(h % UInt64(count))
+        return Int(FNV1a.hash(stream) % UInt64(count))
     }
 
     static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable {
@@ -46,7 +44,7 @@ public enum Replay {
         var users = UserTable(capacity: Int(log.head.position) / 5 / count)
         try log.forEach { record in
             guard partition(of: record.stream, count: count) == p else { return }
-            let event = try decode(record)
+            let event = try decode(record.payload, position: record.position)
             guard event.time <= options.asOf else { return }
             users.update(event.user) { $0.apply(event, decider, options) }
         }
@@ -57,15 +55,16 @@ public enum Replay {
         try log.forEach { record in
             guard partition(of: record.stream, count: count) == p, late.contains(String(decoding: record.stream, as: UTF8.self)) else { return }
             collected[String(decoding: record.stream, as: UTF8.self), default: []]
-                .append(StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
+                .append(StoredEvent(event: try decode(record.payload, position: record.position), position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
         }
         for (user, events) in collected { users[user] = refold(UserTimeline(events), user: user, options: options) }
         return users
     }
 
-    static func decode(_ record: RecordView) throws -> Event {
-        do { return try EventCodec.decode(record.payload) } catch {
-            throw ProjectionError(position: record.position, reason: "not a valid event: \(error)")
+    /// The event in a record's payload; a payload that is not one is named by its log position.
+    public static func decode(_ payload: UnsafeRawBufferPointer, position: UInt64) throws -> Event {
+        do { return try EventCodec.decode(payload) } catch {
+            throw ProjectionError(position: position, reason: "not a valid event: \(error)")
         }
     }
 
@@ -88,11 +87,8 @@ public enum Replay {
     /// One user's events in effect order, read through the stream index.
     public static func timeline(log: EventLog, user: String) throws -> UserTimeline {
         let stored = try log.records(inStream: user).map { r in
-            do {
-                return StoredEvent(event: try EventCodec.decode(r.payload), position: r.position, recorded: Timestamp(milliseconds: r.recorded))
-            } catch {
-                throw ProjectionError(position: r.position, reason: "not a valid event: \(error)")
-            }
+            StoredEvent(event: try r.payload.withUnsafeBytes { try decode($0, position: r.position) },
+                        position: r.position, recorded: Timestamp(milliseconds: r.recorded))
         }
         return UserTimeline(stored)
     }

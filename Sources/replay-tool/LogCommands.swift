@@ -76,10 +76,7 @@ enum LogCommands {
         let from = UInt64(a.value("--from-position") ?? "1") ?? 1
         var out: [UInt8] = []
         try log.forEach(from: from) { r in
-            let event: Event
-            do { event = try EventCodec.decode(r.payload) } catch {
-                throw ToolError.input("log position \(r.position): not a valid event: \(error)")
-            }
+            let event = try Replay.decode(r.payload, position: r.position)
             out.removeAll(keepingCapacity: true)
             EventCodec.encode(event, metadata: .init(position: r.position, version: r.version, recorded: Timestamp(milliseconds: r.recorded)), into: &out)
             out.append(0x0A)
