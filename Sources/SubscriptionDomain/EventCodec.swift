@@ -15,41 +15,47 @@ public enum EventCodec {
 
     /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
+        var event = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
+        try decode(line, into: &event)
+        return event
+    }
+
+    /// Decodes one line into `event`, field by field in place (no intermediate copies).
+    static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) throws(EventDecodingError) {
         var s = JSONScanner(line)
         try s.expect(0x7B, "'{' (an event is a JSON object)")
-        var id: String?, user: String?, type: EventType?, time: Timestamp?, source: EventSource?
-        var data = EventData()
         var seen: UInt16 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {
                 let keyToken = try s.string()
                 try s.expect(0x3A, "':' after a field name")
-                let bit: UInt16
-                let key = s.withBytes(keyToken) { TopField.from($0) }
-                guard let key else { throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)") }
-                bit = 1 << key.rawValue
+                guard let key = s.withBytes(keyToken, { TopField.from($0) }) else {
+                    throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)")
+                }
+                let bit: UInt16 = 1 << key.rawValue
                 guard seen & bit == 0 else { throw EventDecodingError("duplicate field '\(key.name)'") }
                 seen |= bit
+                let label = FieldLabel.top(key)
                 switch key {
-                case .id: id = try nonEmptyString(&s, "id")
-                case .user: user = try nonEmptyString(&s, "user")
+                case .id: event.id = try nonEmptyString(&s, label)
+                case .user: event.user = try nonEmptyString(&s, label)
                 case .type:
-                    let t = try stringToken(&s, "type")
+                    let t = try stringToken(&s, label)
                     guard let v = s.withBytes(t, { EventType.from($0) }) else {
                         throw EventDecodingError("unknown event type '\(try s.text(t))'")
                     }
-                    type = v
-                case .time: time = try timestamp(&s, "time")
+                    event.type = v
+                case .time: event.time = try timestamp(&s, label)
                 case .source:
-                    let t = try stringToken(&s, "source")
+                    let t = try stringToken(&s, label)
                     guard let i = s.withBytes(t, { Self.sources.index(of: $0) }) else {
                         throw EventDecodingError("field 'source': '\(try s.text(t))' is not store, client or server")
                     }
-                    source = [EventSource.store, .client, .server][i]
-                case .data: try decodeData(&s, into: &data)
+                    event.source = [EventSource.store, .client, .server][i]
+                case .data: try decodeData(&s, into: &event.data)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
-                case .recorded: _ = try timestamp(&s, "recorded")
+                case .recorded: _ = try timestamp(&s, label)
                 }
                 if s.peek() == 0x2C { s.i += 1; continue }
                 try s.expect(0x7D, "',' or '}'")
@@ -58,14 +64,14 @@ public enum EventCodec {
         }
         s.skipWhitespace()
         guard s.i == line.count else { throw s.error("unexpected text after the event object") }
-        guard let id else { throw EventDecodingError("missing required field 'id'") }
-        guard let type else { throw EventDecodingError("missing required field 'type'") }
-        guard let user else { throw EventDecodingError("missing required field 'user'") }
-        guard let time else { throw EventDecodingError("missing required field 'time'") }
-        if let field = type.firstMissingField(in: data) {
-            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field.rawValue)")
+        if seen & TopField.requiredMask != TopField.requiredMask {
+            for required in [TopField.id, .type, .user, .time] where seen & (1 << required.rawValue) == 0 {
+                throw EventDecodingError("missing required field '\(required.name)'")
+            }
         }
-        return Event(id: id, type: type, user: user, time: time, source: source, data: data)
+        if let field = event.type.firstMissingField(in: event.data) {
+            throw EventDecodingError("type '\(event.type.rawValue)' requires data.\(field.rawValue)")
+        }
     }
 
     /// Decodes one line given as a string.
@@ -83,33 +89,40 @@ public enum EventCodec {
 
     static let sources = TagTable(["store", "client", "server"])
 
-    /// `data.<field>`, built only when an error message needs it.
-    struct FieldName: CustomStringConvertible {
-        let field: EventField
-        var description: String { "data." + field.rawValue }
+    /// A field's name for error messages (`time`, `data.expires`), built only when one is thrown.
+    enum FieldLabel: CustomStringConvertible {
+        case top(TopField)
+        case data(EventField)
+        var description: String {
+            switch self {
+            case .top(let f): f.name
+            case .data(let f): "data." + f.rawValue
+            }
+        }
     }
 
     enum TopField: UInt16 {
         case id, type, user, time, data, source, position, version, recorded
         var name: String { "\(self)" }
+        static let requiredMask: UInt16 = 1 << id.rawValue | 1 << type.rawValue | 1 << user.rawValue | 1 << time.rawValue
         static func from(_ b: UnsafeRawBufferPointer) -> TopField? {
             table.index(of: b).flatMap { TopField(rawValue: UInt16($0)) }
         }
         private static let table = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
     }
 
-    private static func stringToken(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> JSONScanner.Token {
+    private static func stringToken(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> JSONScanner.Token {
         guard s.peek() == 0x22 else { throw EventDecodingError("field '\(field)': expected a string", column: s.i + 1) }
         return try s.string()
     }
 
-    private static func nonEmptyString(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> String {
+    private static func nonEmptyString(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> String {
         let v = try s.text(try stringToken(&s, field))
         guard !v.isEmpty else { throw EventDecodingError("field '\(field)' is empty") }
         return v
     }
 
-    private static func timestamp(_ s: inout JSONScanner, _ field: some CustomStringConvertible) throws(EventDecodingError) -> Timestamp {
+    private static func timestamp(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> Timestamp {
         let t = try stringToken(&s, field)
         guard let v = s.withBytes(t, { Timestamp.parse($0) }) else {
             throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
@@ -150,7 +163,7 @@ public enum EventCodec {
     }
 
     private static func decodeField(_ field: EventField, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
-        let name = FieldName(field: field)
+        let name = FieldLabel.data(field)
         switch field {
         case .product: d.product = try nonEmptyString(&s, name)
         case .transaction: d.transaction = try nonEmptyString(&s, name)

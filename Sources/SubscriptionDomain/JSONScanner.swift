@@ -5,10 +5,13 @@ struct JSONScanner {
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    /// A scanned string: a byte range of the input when it had no escapes, else decoded bytes.
-    enum Token {
-        case raw(Range<Int>, ascii: Bool)
-        case decoded([UInt8])
+    /// A scanned string: its byte range inside the quotes; escapes are decoded only when asked.
+    struct Token {
+        var range: Range<Int>
+        /// The string holds a backslash escape (its bytes are not the text).
+        var escaped: Bool
+        /// Every byte is ASCII (no UTF-8 check needed).
+        var ascii: Bool
     }
 
     func error(_ reason: String) -> EventDecodingError { EventDecodingError(reason, column: i + 1) }
@@ -16,16 +19,24 @@ struct JSONScanner {
     @inline(__always) mutating func skipWhitespace() {
         while i < bytes.count {
             let c = bytes[i]
+            if c > 0x20 { return }
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { return }
         }
     }
 
     @inline(__always) mutating func peek() -> UInt8? {
+        if i < bytes.count, bytes[i] > 0x20 { return bytes[i] }
         skipWhitespace()
         return i < bytes.count ? bytes[i] : nil
     }
 
-    mutating func expect(_ c: UInt8, _ what: String) throws(EventDecodingError) {
+    /// Consumes `c` (after optional whitespace) or throws "expected `what`".
+    @inline(__always) mutating func expect(_ c: UInt8, _ what: StaticString) throws(EventDecodingError) {
+        if i < bytes.count, bytes[i] == c { i += 1; return }
+        try expectSlow(c, what)
+    }
+
+    @inline(never) private mutating func expectSlow(_ c: UInt8, _ what: StaticString) throws(EventDecodingError) {
         guard peek() == c else {
             throw error(i < bytes.count ? "expected \(what)" : "unexpected end of line, expected \(what)")
         }
@@ -34,7 +45,8 @@ struct JSONScanner {
 
     /// Scans a string (the opening quote is next). Eight bytes at a time while none of them is a
     /// quote, a backslash or a control byte; the high bits seen are or-ed in a register (ASCII test).
-    mutating func string() throws(EventDecodingError) -> Token {
+    /// Escapes are checked here and decoded later, only if the text is wanted.
+    @inline(__always) mutating func string() throws(EventDecodingError) -> Token {
         try expect(0x22, "a string")
         let start = i
         let n = bytes.count
@@ -44,7 +56,15 @@ struct JSONScanner {
             let w = (base + i).loadUnaligned(as: UInt64.self)
             let special = Self.zeroByte(w ^ 0x2222_2222_2222_2222) | Self.zeroByte(w ^ 0x5C5C_5C5C_5C5C_5C5C)
                 | ((w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080)
-            if special != 0 { break }
+            if special != 0 {
+                // Skip the ordinary bytes before the first special one (little-endian: lowest set bit).
+                let skip = special.trailingZeroBitCount >> 3
+                if skip > 0 {
+                    high |= w & (UInt64.max >> UInt64(64 - skip * 8))
+                    i += skip
+                }
+                break
+            }
             high |= w
             i += 8
         }
@@ -52,9 +72,9 @@ struct JSONScanner {
             let c = base.load(fromByteOffset: i, as: UInt8.self)
             if c == 0x22 {
                 i += 1
-                return .raw(start..<(i - 1), ascii: high & 0x8080_8080_8080_8080 == 0)
+                return Token(range: start..<(i - 1), escaped: false, ascii: high & 0x8080_8080_8080_8080 == 0)
             }
-            if c == 0x5C { return .decoded(try escapedString(from: start)) }
+            if c == 0x5C { return try escapedString(from: start) }
             if c < 0x20 { throw error("control character inside a string") }
             high |= UInt64(c)
             i += 1
@@ -67,11 +87,19 @@ struct JSONScanner {
         (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080
     }
 
-    private mutating func escapedString(from start: Int) throws(EventDecodingError) -> [UInt8] {
-        var out = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
+    /// Finishes a string that holds escapes, checking each one; returns its token.
+    private mutating func escapedString(from start: Int) throws(EventDecodingError) -> Token {
+        var out: [UInt8] = []
+        let end = try unescape(from: start, into: &out)
+        return Token(range: start..<end, escaped: true, ascii: false)
+    }
+
+    /// Decodes the escapes of the string whose text starts at `start` into `out`; returns where the text ends.
+    private mutating func unescape(from start: Int, into out: inout [UInt8]) throws(EventDecodingError) -> Int {
+        i = start
         while i < bytes.count {
             let c = bytes[i]
-            if c == 0x22 { i += 1; return out }
+            if c == 0x22 { i += 1; return i - 1 }
             if c < 0x20 { throw error("control character inside a string") }
             if c != 0x5C { out.append(c); i += 1; continue }
             i += 1
@@ -107,6 +135,15 @@ struct JSONScanner {
         throw error("unterminated string")
     }
 
+    /// The text of an escaped token, decoded (the token was checked when scanned).
+    func decoded(_ t: Token) -> [UInt8] {
+        var copy = self
+        var out: [UInt8] = []
+        out.reserveCapacity(t.range.count)
+        _ = try? copy.unescape(from: t.range.lowerBound, into: &out)
+        return out
+    }
+
     private mutating func hex4() throws(EventDecodingError) -> UInt32 {
         guard i + 4 <= bytes.count else { throw error("short \\u escape") }
         var v: UInt32 = 0
@@ -127,24 +164,20 @@ struct JSONScanner {
 
     /// The token as a Swift string, refusing invalid UTF-8.
     func text(_ t: Token) throws(EventDecodingError) -> String {
-        switch t {
-        case .raw(let r, let ascii):
-            let slice = UnsafeRawBufferPointer(rebasing: bytes[r])
-            if ascii { return String(decoding: slice, as: UTF8.self) }
-            guard let s = String(validating: slice, as: UTF8.self) else { throw EventDecodingError("invalid UTF-8 in a string", column: r.lowerBound + 1) }
-            return s
-        case .decoded(let b):
-            guard let s = String(validating: b, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+        if !t.escaped {
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[t.range])
+            if t.ascii { return String(decoding: slice, as: UTF8.self) }
+            guard let s = String(validating: slice, as: UTF8.self) else { throw EventDecodingError("invalid UTF-8 in a string", column: t.range.lowerBound + 1) }
             return s
         }
+        guard let s = String(validating: decoded(t), as: UTF8.self) else { throw EventDecodingError("invalid UTF-8 in a string", column: t.range.lowerBound + 1) }
+        return s
     }
 
-    /// Runs `body` over the token's bytes.
-    func withBytes<T>(_ t: Token, _ body: (UnsafeRawBufferPointer) -> T) -> T {
-        switch t {
-        case .raw(let r, _): return body(UnsafeRawBufferPointer(rebasing: bytes[r]))
-        case .decoded(let b): return b.withUnsafeBytes(body)
-        }
+    /// Runs `body` over the token's text bytes.
+    @inline(__always) func withBytes<T>(_ t: Token, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        if !t.escaped { return body(UnsafeRawBufferPointer(rebasing: bytes[t.range])) }
+        return decoded(t).withUnsafeBytes(body)
     }
 
     /// Skips one value, checking that it is well-formed JSON; returns its byte range.
