@@ -3,19 +3,21 @@ extension EventLog {
     /// and the gapless sequence. Damage stops the scan with an error naming segment, offset and position.
     public func forEach(from position: UInt64 = 1, _ visit: (RecordView) throws -> Void) throws {
         guard position <= head.position else { return }
-        // Start at the sampled record nearest below `position` (at most 1,023 records before it).
-        let sample = Int((max(position, 1) - 1) / Self.sampleInterval)
-        let seek = sample < positionSamples.count ? positionSamples[sample] : nil
-        let first = seek.map { Int($0.segment) } ?? 0
+        // Start at the nearest sampled record (at most 1,023 records before `position` in a scanned segment).
+        let seek = seekPoint(for: max(position, 1))
+        let first = seek.segment
         let chunkSize = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunkSize)
+        var expected = UInt64(0)
         for i in first..<segments.count {
             let segment = segments[i]
+            if i > first && expected != segment.base {
+                throw EventStoreError(.damaged, "segment starts at position \(segment.base) but the previous one ends at \(expected - 1) (missing or extra segment)", path: segment.path, offset: 0, position: expected)
+            }
+            expected = i == first ? seek.position : segment.base
             guard segment.end > LogFormat.segmentHeaderSize else { continue }
             let file = try PlatformFile(path: segment.path, mode: .readOnly)
-            let seekHere = i == first && seek != nil
-            var expected = seekHere ? UInt64(sample) * Self.sampleInterval + 1 : segment.base
-            var fileOffset = seekHere ? Int(seek!.offset) : LogFormat.segmentHeaderSize   // file offset of buffer[0]
+            var fileOffset = i == first ? seek.offset : LogFormat.segmentHeaderSize   // file offset of buffer[0]
             var filled = 0
             var parsed = 0                                   // buffer offset of the next frame
             while fileOffset + parsed < segment.end {

@@ -8,6 +8,7 @@ extension EventLog {
         guard names.count >= segments.count else {
             throw EventStoreError(.damaged, "segment files disappeared (\(segments.count) known, \(names.count) present)", path: segmentDirectory)
         }
+        var skipped = false
         for (i, (base, name)) in names.enumerated() {
             let path = segmentDirectory + "/" + name
             if i < segments.count {
@@ -15,7 +16,15 @@ extension EventLog {
                     throw EventStoreError(.damaged, "segment list changed under this handle", path: path)
                 }
                 if i < segments.count - 1 { continue }
+            } else if access == .read && !options.indexes && i < names.count - 1 {
+                // A read handle without indexes checks sealed segments as it reads them (forEach checks
+                // every frame and that each segment starts where the previous one ended); here, only the header.
+                segments.append(Segment(base: base, path: path, end: 0))
+                try checkSealed(segment: i)
+                skipped = true
+                continue
             } else {
+                if skipped { head.position = base - 1 }
                 guard base == head.position + 1 else {
                     throw EventStoreError(.damaged, "segment starts at position \(base) but the previous one ends at \(head.position) (missing or extra segment)", path: path, offset: 0, position: head.position + 1)
                 }
@@ -23,6 +32,22 @@ extension EventLog {
             }
             try scan(segment: i, isLast: i == names.count - 1)
         }
+    }
+
+    /// Checks a sealed segment's header and takes its size as its committed end.
+    private func checkSealed(segment i: Int) throws {
+        let path = segments[i].path
+        let file = try PlatformFile(path: path, mode: .readOnly)
+        let size = try file.size()
+        guard size >= LogFormat.segmentHeaderSize else {
+            throw EventStoreError(.damaged, "segment header is cut short (\(size) bytes) in a segment that is not the last", path: path, offset: 0)
+        }
+        let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
+        let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
+        guard base == segments[i].base else {
+            throw EventStoreError(.damaged, "segment header says position \(base), its name says \(segments[i].base)", path: path, offset: 16)
+        }
+        segments[i].end = size
     }
 
     private struct Pending {

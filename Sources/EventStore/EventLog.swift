@@ -15,7 +15,8 @@ public final class EventLog {
         /// The clock for `recorded` times, in milliseconds since 1970.
         public var clock: @Sendable () -> Int64 = { platformNowMilliseconds() }
         /// Build the id and stream indexes at open (needed to append and to read one stream).
-        /// A read-only scan of the whole log, such as a full rebuild, can do without them.
+        /// A read-only scan of the whole log, such as a full rebuild, can do without them: such a
+        /// handle checks only the last segment at open, and checks the others as `forEach` reads them.
         public var indexes = true
         public init() {}
     }
@@ -46,13 +47,15 @@ public final class EventLog {
     let access: Access
     let lockFile: PlatformFile?
     var segments: [Segment] = []
-    /// Last position and its chain hash.
+    /// Last position and its chain hash (a read handle without indexes knows the hash only when
+    /// its last segment holds records).
     public internal(set) var head = LogHead(position: 0, hash: .zero)
     var idIndex: [UInt64: Location] = [:]
     var idOverflow: [String: UInt64] = [:]
     var streams: [String: StreamEntry] = [:]
-    /// Where every 1,024th record starts (positions 1, 1025, …): catch-up seeks here.
-    var positionSamples: [Location] = []
+    /// Where every 1,024th record of each scanned segment starts (counted from the segment's
+    /// base), in position order: catch-up seeks to the nearest sample at or below its position.
+    var positionSamples: [(position: UInt64, location: Location)] = []
     static let sampleInterval: UInt64 = 1024
     /// Frames read and checked by `forEach` since this handle opened (what a catch-up cost).
     public internal(set) var framesRead = 0
@@ -125,7 +128,24 @@ public final class EventLog {
     static func idHash(_ id: String) -> UInt64 { FNV1a.hash(id.utf8) }
 
     func indexPosition(_ position: UInt64, at location: Location) {
-        if (position - 1) % Self.sampleInterval == 0 { positionSamples.append(location) }
+        if (position - segments[Int(location.segment)].base) % Self.sampleInterval == 0 {
+            positionSamples.append((position, location))
+        }
+    }
+
+    /// Where a scan for `position` starts: the nearest sample at or below it, or else the start of
+    /// the last segment whose base is at or below it (segments a handle without indexes did not scan).
+    func seekPoint(for position: UInt64) -> (segment: Int, offset: Int, position: UInt64) {
+        var low = 0, high = positionSamples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if positionSamples[mid].position <= position { low = mid + 1 } else { high = mid }
+        }
+        let segment = max(0, segments.lastIndex { $0.base <= position } ?? 0)
+        if low > 0, case let sample = positionSamples[low - 1], Int(sample.location.segment) == segment {
+            return (segment, Int(sample.location.offset), sample.position)
+        }
+        return (segment, LogFormat.segmentHeaderSize, segments.isEmpty ? 1 : segments[segment].base)
     }
 
     func indexID(_ id: String, position: UInt64, at location: Location) {

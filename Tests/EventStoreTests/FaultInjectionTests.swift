@@ -130,3 +130,51 @@ import Testing
         #expect(LogVerifier.verify(directory: path).isIntact)
     }
 }
+
+/// A read handle without indexes (a full rebuild's) checks only the last segment at open; every
+/// other frame is checked as it is read, so damage is still named, only later.
+@Suite struct ScanHandleWithoutIndexes {
+    static func multiSegmentLog(_ dir: TemporaryDirectory) throws -> EventLog.Options {
+        var options = EventLog.Options()
+        options.segmentSize = 300
+        let log = try EventLog(directory: dir.path, options: options)
+        for b in 0..<6 { try log.append(proposed(2, prefix: "b\(b)-")) }
+        var scan = options
+        scan.indexes = false
+        return scan
+    }
+
+    @Test func readsEveryRecordOfEverySegmentFromAnyPosition() throws {
+        let dir = TemporaryDirectory()
+        let options = try Self.multiSegmentLog(dir)
+        #expect(dir.segmentFiles(of: dir.path).count >= 3)
+        let log = try EventLog(directory: dir.path, access: .read, options: options)
+        #expect(log.head.position == 12)
+        #expect(try log.records().map(\.id) == (0..<6).flatMap { b in ["b\(b)-0", "b\(b)-1"] })
+        for from in UInt64(1)...13 {
+            #expect(try log.records(from: from).map(\.position) == Array(from...max(from, 12)).filter { $0 <= 12 })
+        }
+    }
+
+    @Test func aFlippedByteInASealedSegmentIsNamedByTheRead() throws {
+        let dir = TemporaryDirectory()
+        let options = try Self.multiSegmentLog(dir)
+        let first = dir.segmentFiles(of: dir.path)[0]
+        var b = fileBytes(first)
+        b[b.count - 5] ^= 0x10
+        writeFileBytes(first, b)
+        let log = try EventLog(directory: dir.path, access: .read, options: options)
+        let error = #expect(throws: EventStoreError.self) { try log.forEach { _ in } }
+        #expect(error?.code == .damaged && error?.path == first && error?.position != nil)
+    }
+
+    @Test func aRemovedMiddleSegmentIsNamedByTheRead() throws {
+        let dir = TemporaryDirectory()
+        let options = try Self.multiSegmentLog(dir)
+        let files = dir.segmentFiles(of: dir.path)
+        try FileManager.default.removeItem(atPath: files[1])
+        let log = try EventLog(directory: dir.path, access: .read, options: options)
+        let error = #expect(throws: EventStoreError.self) { try log.forEach { _ in } }
+        #expect(error?.code == .damaged && error?.message.contains("previous one ends") == true)
+    }
+}
