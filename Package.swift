@@ -10,7 +10,8 @@ let package = Package(
         .library(name: "Projections", targets: ["Projections"]),
     ],
     targets: [
-        .target(name: "EventStore"),
+        .target(name: "HardwareCRC32C"),
+        .target(name: "EventStore", dependencies: ["HardwareCRC32C"]),
         .target(name: "SubscriptionDomain"),
         .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain"]),
         .executableTarget(name: "replay-tool", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),

@@ -13,6 +13,26 @@ import Testing
         #expect(CRC32C.checksum((0..<32).map { UInt8(31 - $0) }) == 0x113F_DB5C)
     }
 
+    /// The published vectors through the software tables too, whichever path `checksum` takes here.
+    @Test func softwareTablesGiveThePublishedVectors() {
+        #expect([UInt8]("123456789".utf8).withUnsafeBytes { CRC32C.softwareChecksum($0) } == 0xE306_9283)
+        #expect([UInt8](repeating: 0xFF, count: 32).withUnsafeBytes { CRC32C.softwareChecksum($0) } == 0x62A8_AB43)
+        #expect((0..<32).map { UInt8(31 - $0) }.withUnsafeBytes { CRC32C.softwareChecksum($0) } == 0x113F_DB5C)
+    }
+
+    /// The CPU instruction and the tables agree on every length and alignment up to 300 bytes.
+    @Test func instructionAndTablesAgreeOnEveryLengthAndAlignment() {
+        let data = (0..<310).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        data.withUnsafeBytes { all in
+            for start in 0..<8 {
+                for length in 0...300 {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + length)])
+                    #expect(CRC32C.checksum(slice, continuing: 0x1234_5678) == CRC32C.softwareChecksum(slice, continuing: 0x1234_5678))
+                }
+            }
+        }
+    }
+
     @Test func continuingEqualsOneShotAtEverySplit() {
         let data = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
         let whole = CRC32C.checksum(data)

@@ -20,4 +20,4 @@ func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 func fileBytes(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path)!) }
 
-func writeFileBytes(_ path: String, _ b: [UInt8]) { FileManager.default.createFile(atPath: path, contents: Data(b)) }
+func writeFileBytes(_ path: String, _ b: [UInt8]) { _ = FileManager.default.createFile(atPath: path, contents: Data(b)) }

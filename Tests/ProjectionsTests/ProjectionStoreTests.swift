@@ -71,13 +71,13 @@ import SubscriptionDomain
         try store.refresh()
         let saved = try DurableFile.read(path: store.path)!
         // A crash while writing the next version: a half-written temporary file is left behind.
-        FileManager.default.createFile(atPath: store.path + ".tmp", contents: Data(saved.prefix(saved.count / 2)))
+        _ = FileManager.default.createFile(atPath: store.path + ".tmp", contents: Data(saved.prefix(saved.count / 2)))
         let appended = try Self.append(Self.lines[400...], to: log.path)
         let r = try store.refresh()
         #expect(!r.rebuilt && r.recordsRead == appended)
         Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
         // A torn projection file (data without its end) is never trusted: it is rebuilt.
-        FileManager.default.createFile(atPath: store.path, contents: Data(saved.prefix(saved.count - 10)))
+        _ = FileManager.default.createFile(atPath: store.path, contents: Data(saved.prefix(saved.count - 10)))
         #expect(try store.refresh().rebuilt)
         Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
     }

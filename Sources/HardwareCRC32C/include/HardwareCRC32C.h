@@ -1,0 +1,17 @@
+// The CPU's CRC-32C instruction (SSE 4.2 on x86-64, the CRC extension on ARMv8), for EventStore's
+// CRC32C. Swift has no way to emit it, so these few lines are C; EventStore falls back to its
+// software tables when the CPU lacks the instruction.
+#ifndef HARDWARE_CRC32C_H
+#define HARDWARE_CRC32C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Whether this CPU has a CRC-32C instruction.
+int hardware_crc32c_available(void);
+
+/// Folds `length` bytes into the running (already inverted) CRC-32C state `state`.
+/// Only call when hardware_crc32c_available() returns non-zero.
+uint32_t hardware_crc32c_update(uint32_t state, const void *bytes, size_t length);
+
+#endif
