@@ -157,6 +157,16 @@ case "populate":
     }
     print(String(format: "import  %d generated events for %d users (decode, encode, append in batches of 1000, fsync each): %.1f s, %.0f events/s",
                  events, users, importTime, Double(events) / importTime))
+case "scan":
+    // scan DIR: one checked pass over every record (framing and CRC), hashing each record's stream.
+    guard args.count >= 2 else { print("usage: ledger-bench scan DIR"); exit(2) }
+    var logOptions = EventLog.Options()
+    logOptions.indexes = false
+    let log = try EventLog(directory: args[args.startIndex + 1], access: .read, options: logOptions)
+    var n = 0
+    var h: UInt64 = 0
+    let t = try seconds { try log.forEach { n += 1; h &+= FNV1a.hash($0.stream) } }
+    print(String(format: "scan %d records with CRC checks: %.2f s, %.0f records/s (%d)", n, t, Double(n) / t, h & 0xFF))
 case "rebuild":
     // rebuild DIR P: full rebuild of every read model from the log DIR with P partitions.
     guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS]"); exit(2) }

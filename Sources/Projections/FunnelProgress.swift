@@ -16,7 +16,14 @@ struct FunnelProgress: Sendable, Codable {
 
     /// Each step counts only after the one before it.
     mutating func record(_ e: Event) {
-        guard let step = Self.steps.firstIndex(of: e.type) else { return }
+        let step: Int
+        switch e.type {
+        case .paywallViewed: step = 0
+        case .paywallCtaTapped: step = 1
+        case .purchaseStarted: step = 2
+        case .purchaseSuccess: step = 3
+        default: return
+        }
         if step == 0 || (e.type == .paywallCtaTapped && e.data.context != nil) {
             let context = e.data.context ?? "unknown"
             if let i = byContext.firstIndex(where: { $0.context == context }) { current = i } else {

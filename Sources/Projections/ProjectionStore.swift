@@ -80,7 +80,7 @@ public struct ProjectionStore {
                 touched.insert(event.user)
             }
             for user in touched where users[user]!.outOfOrder {
-                users[user] = try Replay.refold(log: log, user: user, options: options)
+                users[user] = try Replay.refold(log: log, user: user, decider: decider, options: options)
             }
             Replay.handTransfers(&users, options: options)
             refresh = Refresh(recordsRead: read, rebuilt: false, position: head)
@@ -108,8 +108,9 @@ public struct ProjectionStore {
         let later = users.folds.filter { ($0.state.lastEventTime ?? instant) > instant }.map(\.state.user)
         if !later.isEmpty {
             let log = try EventLog(directory: logDirectory, access: .read)
+            let decider = PlanDecider(profile: profile)
             for user in later {
-                let fold = try Replay.refold(log: log, user: user, options: options)
+                let fold = try Replay.refold(log: log, user: user, decider: decider, options: options)
                 users[user] = fold.state.lastEventTime == nil ? nil : fold
             }
             Replay.handTransfers(&users, options: options)

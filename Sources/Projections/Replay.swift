@@ -44,20 +44,20 @@ public enum Replay {
         var users = UserTable(capacity: Int(log.head.position) / 5 / count)
         try log.forEach { record in
             guard partition(of: record.stream, count: count) == p else { return }
-            let event = try decode(record.payload, position: record.position)
+            let event = try decode(record)
             guard event.time <= options.asOf else { return }
-            users.update(event.user) { $0.apply(event, decider, options) }
+            users.update(record.stream) { $0.apply(event, decider, options) }
         }
         // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
-        let late = Set(users.folds.filter(\.outOfOrder).map(\.state.user))
-        guard !late.isEmpty else { return users }
+        guard users.folds.contains(where: \.outOfOrder) else { return users }
+        let late = users.outOfOrderUsers()
         var collected: [String: [StoredEvent]] = [:]
         try log.forEach { record in
-            guard partition(of: record.stream, count: count) == p, late.contains(String(decoding: record.stream, as: UTF8.self)) else { return }
-            collected[String(decoding: record.stream, as: UTF8.self), default: []]
+            guard let user = late.member(record.stream) else { return }
+            collected[user, default: []]
                 .append(StoredEvent(event: try decode(record.payload, position: record.position), position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
         }
-        for (user, events) in collected { users[user] = refold(UserTimeline(events), user: user, options: options) }
+        for (user, events) in collected { users[user] = refold(UserTimeline(events), user: user, decider: decider, options: options) }
         return users
     }
 
@@ -68,9 +68,19 @@ public enum Replay {
         }
     }
 
+    /// The event in a record folded by user: its `user` must be the record's stream.
+    static func decode(_ record: RecordView) throws -> Event {
+        let event = try decode(record.payload, position: record.position)
+        let matches = event.user.utf8.withContiguousStorageIfAvailable { UnsafeRawBufferPointer($0).elementsEqual(record.stream) }
+            ?? record.stream.elementsEqual(event.user.utf8)
+        guard matches else {
+            throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(String(decoding: record.stream, as: UTF8.self))'")
+        }
+        return event
+    }
+
     /// Folds one user's timeline in effect order, up to `options.asOf`.
-    static func refold(_ timeline: UserTimeline, user: String, options: ReplayOptions) -> UserFold {
-        let decider = PlanDecider(profile: options.profile)
+    static func refold(_ timeline: UserTimeline, user: String, decider: PlanDecider, options: ReplayOptions) -> UserFold {
         var fold = UserFold(user: user)
         for entry in timeline.entries where entry.stored.event.time <= options.asOf {
             fold.apply(entry.stored.event, decider, options)
@@ -80,8 +90,8 @@ public enum Replay {
     }
 
     /// Folds one user again from their stream, in effect order.
-    static func refold(log: EventLog, user: String, options: ReplayOptions) throws -> UserFold {
-        refold(try timeline(log: log, user: user), user: user, options: options)
+    static func refold(log: EventLog, user: String, decider: PlanDecider, options: ReplayOptions) throws -> UserFold {
+        refold(try timeline(log: log, user: user), user: user, decider: decider, options: options)
     }
 
     /// One user's events in effect order, read through the stream index.

@@ -25,26 +25,24 @@ struct UserBooks: Sendable, Codable {
         var currency: String
     }
 
-    mutating func record(_ e: Event, rule: Rule, profile: Profile, includeSandbox: Bool) {
+    mutating func record(_ e: Event, rule: Rule, decider: PlanDecider, includeSandbox: Bool) {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
-        let d = e.data
         switch e.type {
         case .purchase, .renewal, .consumablePurchase:
-            guard let txn = d.transaction else { return }
-            let listed = d.product.flatMap { profile.product($0) }
-            let isTrial = d.offer == .freeTrial
-            guard !isTrial, let price = d.price ?? listed.flatMap({ Money.parse($0.price) }), price > .zero else { return }
-            let currency = d.currency ?? listed?.currency ?? "USD"
+            guard let txn = e.data.transaction, e.data.offer != .freeTrial else { return }
+            let listed = e.data.price == nil || e.data.currency == nil ? e.data.product.flatMap { decider.listedPrice(of: $0) } : nil
+            guard let price = e.data.price ?? listed?.price, price > .zero else { return }
+            let currency = e.data.currency ?? listed?.currency ?? "USD"
             Self.add(price, currency, to: &gross)
             charges.append(Charge(transaction: txn, price: price, currency: currency))
         case .refund:
-            guard let txn = d.transaction else { return }
+            guard let txn = e.data.transaction else { return }
             let charged = charges.last { $0.transaction == txn }
-            guard let price = d.price ?? charged?.price else { return }
-            let currency = d.currency ?? charged?.currency ?? "USD"
+            guard let price = e.data.price ?? charged?.price else { return }
+            let currency = e.data.currency ?? charged?.currency ?? "USD"
             Self.add(price, currency, to: &refunded)
         case .refundReversed:
-            guard let txn = d.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
+            guard let txn = e.data.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
         default:
             return

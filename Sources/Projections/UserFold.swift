@@ -49,7 +49,7 @@ struct UserFold: Sendable, Codable {
             case .refund: counts.add(.refund)
             case .expiration: counts.add(.expiration)
             default:
-                if let i = EventType.countedAppEvents.firstIndex(of: e.type) { counts.add(appEvent: i) }
+                if let i = e.type.countedAppEventIndex { counts.add(appEvent: i) }
             }
             funnel.record(e)
         }
@@ -60,16 +60,16 @@ struct UserFold: Sendable, Codable {
             given.endedBy = nil
             transferOut = Transfer(to: to, time: e.time, subscription: given)
         }
-        books.record(e, rule: rule, profile: decider.profile, includeSandbox: options.includeSandbox)
-        scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, profile: decider.profile)
+        books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox)
+        scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, decider: decider)
     }
 
-    private mutating func scheduleNotifications(_ e: Event, rule: Rule, hadBillingIssue: Bool, profile: Profile) {
+    private mutating func scheduleNotifications(_ e: Event, rule: Rule, hadBillingIssue: Bool, decider: PlanDecider) {
         let inAppOnly = state.disabledCategories.contains("billing")
         switch rule {
         case .purchaseStartsTrial, .trialOncePerGroup:
             guard let sub = state.subscription, !notifications.contains(where: { $0.key == sub.transaction }) else { return }
-            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - profile.trialReminderLead, key: sub.transaction, inAppOnly: inAppOnly))
+            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - decider.trialReminderLead, key: sub.transaction, inAppOnly: inAppOnly))
         case .refundCurrent, .revoke, .transferOut, .expiration:
             // The trial ended early: its reminder is dropped if it has not fired yet.
             // Ending access leaves the subscription's transaction and trial flag as they were.

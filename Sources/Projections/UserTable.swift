@@ -1,8 +1,9 @@
-/// Every user's fold: an index from user id to a slot in one contiguous array, so that a
+import Foundation
+/// Every user's fold: a `UserIndex` from user id to a slot in one contiguous array, so that a
 /// million users cost their folds plus a small index, not a hash table of half-empty 500-byte buckets.
 struct UserTable: Sendable, Codable {
     private(set) var folds: ContiguousArray<UserFold> = []
-    private var index: [String: Int32] = [:]
+    private var index = UserIndex()
 
     /// `capacity` reserves the folds' array (untouched reserve costs no resident memory); the
     /// index grows as users come, since a hash table reserved too large is touched all over.
@@ -11,15 +12,33 @@ struct UserTable: Sendable, Codable {
     }
 
     var count: Int { folds.count }
-    var users: [String] { Array(index.keys) }
+    var users: [String] { folds.map(\.state.user) }
+
+    /// The slot of the user whose id has these UTF-8 bytes and hash.
+    @inline(__always) private func slot(_ user: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
+        index.find(hash) { slot in
+            var stored = folds[Int(slot)].state.user
+            return stored.withUTF8 { $0.count == user.count && memcmp($0.baseAddress!, user.baseAddress!, user.count) == 0 }
+        }
+    }
+
+    private func slot(_ user: String) -> Int32? {
+        var user = user
+        return user.withUTF8 { b in let raw = UnsafeRawBufferPointer(b); return slot(raw, hash: UserIndex.hash(raw)) }
+    }
+
+    private static func hash(_ user: String) -> UInt64 {
+        var user = user
+        return user.withUTF8 { UserIndex.hash(UnsafeRawBufferPointer($0)) }
+    }
 
     subscript(user: String) -> UserFold? {
-        get { index[user].map { folds[Int($0)] } }
+        get { slot(user).map { folds[Int($0)] } }
         set {
-            if let i = index[user] {
-                if let newValue { folds[Int(i)] = newValue } else { remove(user) }
+            if let i = slot(user) {
+                if let newValue { folds[Int(i)] = newValue } else { remove(slot: i) }
             } else if let newValue {
-                index[user] = Int32(folds.count)
+                index.insert(Self.hash(user), slot: Int32(folds.count))
                 folds.append(newValue)
             }
         }
@@ -27,32 +46,81 @@ struct UserTable: Sendable, Codable {
 
     /// Runs `body` on the user's fold in place, creating it first if needed.
     mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {
+        var user = user
+        user.withUTF8 { b in update(UnsafeRawBufferPointer(b), body) }
+    }
+
+    /// The same, for a user id given as UTF-8 bytes (a log record's stream): no `String` unless the user is new.
+    @inline(__always) mutating func update(_ user: UnsafeRawBufferPointer, _ body: (inout UserFold) -> Void) {
+        let h = UserIndex.hash(user)
         let i: Int
-        if let found = index[user] { i = Int(found) } else {
+        if let found = slot(user, hash: h) { i = Int(found) } else {
             i = folds.count
-            index[user] = Int32(i)
-            folds.append(UserFold(user: user))
+            index.insert(h, slot: Int32(i))
+            folds.append(UserFold(user: String(decoding: user, as: UTF8.self)))
         }
         body(&folds[i])
     }
 
-    private mutating func remove(_ user: String) {
-        guard let i = index.removeValue(forKey: user) else { return }
-        let last = folds.count - 1
-        if Int(i) != last {
-            folds[Int(i)] = folds[last]
-            index[folds[Int(i)].state.user] = i
+    /// The users that must be folded again in effect order, as a filter over their ids' bytes.
+    func outOfOrderUsers() -> UserFilter {
+        var filter = UserFilter(bits: max(1 << 16, count * 8))
+        var ids: [String] = []
+        for f in folds where f.outOfOrder {
+            var user = f.state.user
+            user.withUTF8 { filter.insert(UserIndex.hash(UnsafeRawBufferPointer($0))) }
+            ids.append(f.state.user)
+        }
+        filter.users = Set(ids)
+        return filter
+    }
+
+    private mutating func remove(slot i: Int32) {
+        index.remove(Self.hash(folds[Int(i)].state.user), slot: i)
+        let last = Int32(folds.count - 1)
+        if i != last {
+            index.move(Self.hash(folds[Int(last)].state.user), from: last, to: i)
+            folds[Int(i)] = folds[Int(last)]
         }
         folds.removeLast()
     }
 
     init(from decoder: any Decoder) throws {
         folds = try ContiguousArray(decoder.singleValueContainer().decode([UserFold].self))
-        for (i, f) in folds.enumerated() { index[f.state.user] = Int32(i) }
+        index = UserIndex(capacity: folds.count)
+        for (i, f) in folds.enumerated() { index.insert(Self.hash(f.state.user), slot: Int32(i)) }
     }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(Array(folds))
+    }
+}
+
+/// A set of user ids, tested first against a bitset of their hashes (a few cache-resident bits per
+/// user), so that a scan over every record of the log rarely builds a string to ask.
+struct UserFilter {
+    private var bits: [UInt64]
+    private let mask: UInt64
+    var users: Set<String> = []
+
+    init(bits: Int) {
+        var n = 64
+        while n < bits { n <<= 1 }
+        self.bits = Array(repeating: 0, count: n / 64)
+        mask = UInt64(n - 1)
+    }
+
+    mutating func insert(_ h: UInt64) {
+        let b = (h >> 1) & mask
+        bits[Int(b >> 6)] |= 1 << (b & 63)
+    }
+
+    /// The user's id if it is in the set.
+    @inline(__always) func member(_ user: UnsafeRawBufferPointer) -> String? {
+        let b = (UserIndex.hash(user) >> 1) & mask
+        guard bits[Int(b >> 6)] & (1 << (b & 63)) != 0 else { return nil }
+        let id = String(decoding: user, as: UTF8.self)
+        return users.contains(id) ? id : nil
     }
 }

@@ -7,8 +7,15 @@ public struct PlanDecider: Sendable {
         let profile: Profile
         let groups: [String: String]
         let productIDs: [String: String]
+        let listedPrices: [String: ListedPrice]
+        let trialReminderLead: Timestamp.Duration
+        let billingGrace: Timestamp.Duration
         init(_ profile: Profile) {
             self.profile = profile
+            trialReminderLead = profile.trialReminderLead
+            billingGrace = profile.billingGrace
+            listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
+                                      uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
             productIDs = Dictionary(profile.products.map { ($0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
         }
@@ -17,6 +24,17 @@ public struct PlanDecider: Sendable {
     /// The app's catalog and rule parameters.
     public var profile: Profile { rules.profile }
     public init(profile: Profile) { rules = Rules(profile) }
+
+    /// A product's catalog price and currency.
+    public struct ListedPrice: Sendable {
+        public var price: Money
+        public var currency: String
+    }
+
+    /// The catalog price of a product, if the profile lists it (read without copying the profile).
+    public func listedPrice(of product: String) -> ListedPrice? { rules.listedPrices[product] }
+    /// How long before a trial ends its reminder fires.
+    public var trialReminderLead: Timestamp.Duration { rules.trialReminderLead }
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }
@@ -107,7 +125,7 @@ public struct PlanDecider: Sendable {
             return withSubscription(e, &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.billingIssueAt == nil { sub.billingIssueAt = e.time }
-                sub.graceEndsAt = e.data.graceExpires ?? (e.time + profile.billingGrace)
+                sub.graceEndsAt = e.data.graceExpires ?? (e.time + rules.billingGrace)
                 return .billingGrace
             }
         case .expiration, .revoke, .transfer:
@@ -202,10 +220,13 @@ public struct PlanDecider: Sendable {
     /// a sandbox transaction, else production. Without a subscription, nothing changes.
     private func withSubscription(_ e: Event, _ s: inout SubscriberState, createIfMissing: Bool = false,
                                   _ change: (inout Subscription) -> Rule) -> Rule {
-        let named = [e.data.transaction, e.data.originalTransaction].compactMap { $0 }
+        func namesSandbox(_ t: String?) -> Bool {
+            guard let t else { return false }
+            return s.sandboxTransactions.contains(t) || s.sandboxBox[0].originalTransaction == t
+        }
         let sandbox = e.data.environment == .sandbox
             || (e.data.environment == nil && !s.sandboxBox.isEmpty
-                && (s.subscriptionBox.isEmpty || named.contains { s.sandboxTransactions.contains($0) || s.sandboxBox[0].originalTransaction == $0 }))
+                && (s.subscriptionBox.isEmpty || namesSandbox(e.data.transaction) || namesSandbox(e.data.originalTransaction)))
         if sandbox {
             guard !s.sandboxBox.isEmpty else { return .sandboxApart }
             _ = change(&s.sandboxBox[0])
