@@ -3,6 +3,16 @@ import SubscriptionDomain
 /// How far one user got through the paywall funnel, overall and per paywall `context`.
 struct FunnelProgress: Sendable, Codable {
     static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
+    /// The index of `type` in `steps` (a switch: this runs for every event of a replay).
+    static func step(of type: EventType) -> Int? {
+        switch type {
+        case .paywallViewed: 0
+        case .paywallCtaTapped: 1
+        case .purchaseStarted: 2
+        case .purchaseSuccess: 3
+        default: nil
+        }
+    }
     /// Steps reached overall (0…4).
     var reached: UInt8 = 0
     /// Steps reached per context (the context of the paywall view that started the attempt); a user has few.
@@ -16,14 +26,7 @@ struct FunnelProgress: Sendable, Codable {
 
     /// Each step counts only after the one before it.
     mutating func record(_ e: Event) {
-        let step: Int
-        switch e.type {
-        case .paywallViewed: step = 0
-        case .paywallCtaTapped: step = 1
-        case .purchaseStarted: step = 2
-        case .purchaseSuccess: step = 3
-        default: return
-        }
+        guard let step = Self.step(of: e.type) else { return }
         if step == 0 || (e.type == .paywallCtaTapped && e.data.context != nil) {
             let context = e.data.context ?? "unknown"
             if let i = byContext.firstIndex(where: { $0.context == context }) { current = i } else {
