@@ -79,9 +79,11 @@ case "hash":
     let t3 = seconds { for _ in 0..<200_000 { d = SHA256.hash(small) } }
     print(String(format: "sha256 of 280-byte bodies: %.0f hashes/s", 200_000 / t3))
 case "fold":
-    // fold [USERS]: decode, then decode + fold, of a generated population (about 5 events per user).
+    // fold [USERS] [VIEWS]: decode, then decode + fold, of a generated population (about 5 events
+    // per user, plus VIEWS extra paywall views each: `fold 100000 5` is 1.0 M events for 100,000 users).
     let users = args.dropFirst().first.flatMap { Int($0) } ?? 200_000
-    let generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
+    var generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
+    generator.extraPaywallViews = args.dropFirst(2).first.flatMap { Int($0) } ?? 0
     let lines: [[UInt8]] = generator.events().map { Array(EventCodec.encode($0).utf8) }
     let bytes = lines.reduce(0) { $0 + $1.count }
     var decoded = 0
@@ -92,8 +94,10 @@ case "fold":
     states.reserveCapacity(users)
     let foldTime = try seconds {
         for l in lines {
-            let e = try EventCodec.decode(l)
-            decider.evolve(&states[e.user, default: decider.initial(user: e.user)], e)
+            try l.withUnsafeBytes { b in
+                let e = try EventCodec.decode(b)
+                decider.evolve(&states[e.user, default: decider.initial(user: e.user)], e)
+            }
         }
     }
     let decodedEvents = try lines.map { try EventCodec.decode($0) }
@@ -184,5 +188,5 @@ case "rebuild":
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | hash | fold [users] | populate USERS DIR | rebuild DIR [PARTITIONS]")
+    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS]")
 }
