@@ -49,8 +49,8 @@ public enum Replay {
             users.update(record.stream) { $0.apply(event, decider, options) }
         }
         // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
-        guard users.folds.contains(where: \.outOfOrder) else { return users }
         let late = users.outOfOrderUsers()
+        guard !late.users.isEmpty else { return users }
         var collected: [String: [StoredEvent]] = [:]
         try log.forEach { record in
             guard let user = late.member(record.stream) else { return }

@@ -65,13 +65,8 @@ struct UserTable: Sendable, Codable {
     /// The users that must be folded again in effect order, as a filter over their ids' bytes.
     func outOfOrderUsers() -> UserFilter {
         var filter = UserFilter(bits: max(1 << 16, count * 8))
-        var ids: [String] = []
-        for f in folds where f.outOfOrder {
-            var user = f.state.user
-            user.withUTF8 { filter.insert(UserIndex.hash(UnsafeRawBufferPointer($0))) }
-            ids.append(f.state.user)
-        }
-        filter.users = Set(ids)
+        // By index, reading two fields: iterating the folds would copy each one.
+        for i in folds.indices where folds[i].outOfOrder { filter.insert(folds[i].state.user) }
         return filter
     }
 
@@ -94,33 +89,5 @@ struct UserTable: Sendable, Codable {
     func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(Array(folds))
-    }
-}
-
-/// A set of user ids, tested first against a bitset of their hashes (a few cache-resident bits per
-/// user), so that a scan over every record of the log rarely builds a string to ask.
-struct UserFilter {
-    private var bits: [UInt64]
-    private let mask: UInt64
-    var users: Set<String> = []
-
-    init(bits: Int) {
-        var n = 64
-        while n < bits { n <<= 1 }
-        self.bits = Array(repeating: 0, count: n / 64)
-        mask = UInt64(n - 1)
-    }
-
-    mutating func insert(_ h: UInt64) {
-        let b = (h >> 1) & mask
-        bits[Int(b >> 6)] |= 1 << (b & 63)
-    }
-
-    /// The user's id if it is in the set.
-    @inline(__always) func member(_ user: UnsafeRawBufferPointer) -> String? {
-        let b = (UserIndex.hash(user) >> 1) & mask
-        guard bits[Int(b >> 6)] & (1 << (b & 63)) != 0 else { return nil }
-        let id = String(decoding: user, as: UTF8.self)
-        return users.contains(id) ? id : nil
     }
 }
