@@ -36,18 +36,25 @@ extension EventLog {
 
     /// Checks a sealed segment's header and takes its size as its committed end.
     private func checkSealed(segment i: Int) throws {
-        let path = segments[i].path
-        let file = try PlatformFile(path: path, mode: .readOnly)
+        let file = try PlatformFile(path: segments[i].path, mode: .readOnly)
         let size = try file.size()
-        guard size >= LogFormat.segmentHeaderSize else {
-            throw EventStoreError(.damaged, "segment header is cut short (\(size) bytes) in a segment that is not the last", path: path, offset: 0)
-        }
+        guard size >= LogFormat.segmentHeaderSize else { throw headerCutShort(size, segment: i) }
+        try checkHeader(of: file, segment: i)
+        segments[i].end = size
+    }
+
+    private func headerCutShort(_ size: Int, segment i: Int) -> EventStoreError {
+        EventStoreError(.damaged, "segment header is cut short (\(size) bytes) in a segment that is not the last", path: segments[i].path, offset: 0)
+    }
+
+    /// Checks segment `i`'s header (magic, version, CRC) and that it names the base its file name gives.
+    private func checkHeader(of file: PlatformFile, segment i: Int) throws {
+        let path = segments[i].path
         let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
         let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
         guard base == segments[i].base else {
             throw EventStoreError(.damaged, "segment header says position \(base), its name says \(segments[i].base)", path: path, offset: 16)
         }
-        segments[i].end = size
     }
 
     private struct Pending {
@@ -66,9 +73,7 @@ extension EventLog {
         var start = segments[i].end
         if start == 0 {
             if size < LogFormat.segmentHeaderSize {
-                guard isLast else {
-                    throw EventStoreError(.damaged, "segment header is cut short (\(size) bytes) in a segment that is not the last", path: path, offset: 0)
-                }
+                guard isLast else { throw headerCutShort(size, segment: i) }
                 if access == .write {
                     let header = LogFormat.segmentHeader(base: segments[i].base)
                     try file.truncate(to: 0)
@@ -79,11 +84,7 @@ extension EventLog {
                 }
                 return
             }
-            let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
-            let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
-            guard base == segments[i].base else {
-                throw EventStoreError(.damaged, "segment header says position \(base), its name says \(segments[i].base)", path: path, offset: 16)
-            }
+            try checkHeader(of: file, segment: i)
             start = LogFormat.segmentHeaderSize
             segments[i].end = start
         }

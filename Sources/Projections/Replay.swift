@@ -36,17 +36,22 @@ public enum Replay {
     /// FNV-1a of the user id: which partition folds this user.
     static func partition(of stream: UnsafeRawBufferPointer, count: Int) -> Int {
         guard count > 1 else { return 0 }
-        return Int(FNV1a.hash(stream) % UInt64(count))
+        return partition(ofHash: FNV1a.hash(stream), count: count)
     }
+
+    /// The partition of a user id whose FNV-1a hash is `fnv`.
+    @inline(__always) static func partition(ofHash fnv: UInt64, count: Int) -> Int { Int(fnv % UInt64(count)) }
 
     static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable {
         let decider = PlanDecider(profile: options.profile)
         var users = UserTable(capacity: Int(log.head.position) / 5 / count)
         try log.forEach { record in
-            guard partition(of: record.stream, count: count) == p else { return }
+            // One hash of the stream serves the partition test and the user lookup.
+            let fnv = FNV1a.hash(record.stream)
+            guard partition(ofHash: fnv, count: count) == p else { return }
             let event = try decode(record)
             guard event.time <= options.asOf else { return }
-            users.update(record.stream) { $0.apply(event, decider, options) }
+            users.update(record.stream, fnv: fnv) { $0.apply(event, decider, options) }
         }
         // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
         let late = users.outOfOrderUsers()
@@ -71,9 +76,7 @@ public enum Replay {
     /// The event in a record folded by user: its `user` must be the record's stream.
     static func decode(_ record: RecordView) throws -> Event {
         let event = try decode(record.payload, position: record.position)
-        let matches = event.user.utf8.withContiguousStorageIfAvailable { UnsafeRawBufferPointer($0).elementsEqual(record.stream) }
-            ?? record.stream.elementsEqual(event.user.utf8)
-        guard matches else {
+        guard UserIndex.isUser(event.user, record.stream) else {
             throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(String(decoding: record.stream, as: UTF8.self))'")
         }
         return event

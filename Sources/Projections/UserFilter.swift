@@ -12,17 +12,22 @@ struct UserFilter {
         mask = UInt64(n - 1)
     }
 
+    /// The word and bit of a user id's hash.
+    @inline(__always) private func bit(_ h: UInt64) -> (word: Int, mask: UInt64) {
+        let b = (h >> 1) & mask
+        return (Int(b >> 6), 1 << (b & 63))
+    }
+
     mutating func insert(_ user: String) {
-        var id = user
-        let b = id.withUTF8 { (UserIndex.hash(UnsafeRawBufferPointer($0)) >> 1) & mask }
-        bits[Int(b >> 6)] |= 1 << (b & 63)
+        let (word, m) = bit(UserIndex.hash(user))
+        bits[word] |= m
         users.insert(user)
     }
 
     /// The user's id if it is in the set.
     @inline(__always) func member(_ user: UnsafeRawBufferPointer) -> String? {
-        let b = (UserIndex.hash(user) >> 1) & mask
-        guard bits[Int(b >> 6)] & (1 << (b & 63)) != 0 else { return nil }
+        let (word, m) = bit(UserIndex.hash(user))
+        guard bits[word] & m != 0 else { return nil }
         let id = String(decoding: user, as: UTF8.self)
         return users.contains(id) ? id : nil
     }

@@ -1,3 +1,4 @@
+import Foundation
 import EventStore
 
 /// The index of a user table: the FNV-1a hash of a user id's UTF-8 bytes to the user's slot, in
@@ -19,8 +20,23 @@ struct UserIndex: Sendable {
         shift = UInt64(64 - buckets.trailingZeroBitCount)
     }
 
-    /// The stored form of a user id's hash (never 0).
-    @inline(__always) static func hash(_ user: UnsafeRawBufferPointer) -> UInt64 { FNV1a.hash(user) | 1 }
+    /// The stored form of a user id's hash (never 0), from the id's FNV-1a hash.
+    @inline(__always) static func hash(fnv: UInt64) -> UInt64 { fnv | 1 }
+
+    /// The stored form of the hash of a user id given as UTF-8 bytes.
+    @inline(__always) static func hash(_ user: UnsafeRawBufferPointer) -> UInt64 { hash(fnv: FNV1a.hash(user)) }
+
+    /// The stored form of the hash of a user id.
+    static func hash(_ user: String) -> UInt64 {
+        var user = user
+        return user.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `user` is the id whose UTF-8 bytes are `bytes`.
+    @inline(__always) static func isUser(_ user: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var user = user
+        return user.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
+    }
 
     @inline(__always) private func bucket(_ h: UInt64) -> Int {
         Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> shift)

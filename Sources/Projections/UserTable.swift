@@ -1,4 +1,3 @@
-import Foundation
 /// Every user's fold: a `UserIndex` from user id to a slot in one contiguous array, so that a
 /// million users cost their folds plus a small index, not a hash table of half-empty 500-byte buckets.
 struct UserTable: Sendable, Codable {
@@ -16,20 +15,12 @@ struct UserTable: Sendable, Codable {
 
     /// The slot of the user whose id has these UTF-8 bytes and hash.
     @inline(__always) private func slot(_ user: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
-        index.find(hash) { slot in
-            var stored = folds[Int(slot)].state.user
-            return stored.withUTF8 { $0.count == user.count && memcmp($0.baseAddress!, user.baseAddress!, user.count) == 0 }
-        }
+        index.find(hash) { UserIndex.isUser(folds[Int($0)].state.user, user) }
     }
 
     private func slot(_ user: String) -> Int32? {
         var user = user
         return user.withUTF8 { b in let raw = UnsafeRawBufferPointer(b); return slot(raw, hash: UserIndex.hash(raw)) }
-    }
-
-    private static func hash(_ user: String) -> UInt64 {
-        var user = user
-        return user.withUTF8 { UserIndex.hash(UnsafeRawBufferPointer($0)) }
     }
 
     subscript(user: String) -> UserFold? {
@@ -38,7 +29,7 @@ struct UserTable: Sendable, Codable {
             if let i = slot(user) {
                 if let newValue { folds[Int(i)] = newValue } else { remove(slot: i) }
             } else if let newValue {
-                index.insert(Self.hash(user), slot: Int32(folds.count))
+                index.insert(UserIndex.hash(user), slot: Int32(folds.count))
                 folds.append(newValue)
             }
         }
@@ -50,9 +41,10 @@ struct UserTable: Sendable, Codable {
         user.withUTF8 { b in update(UnsafeRawBufferPointer(b), body) }
     }
 
-    /// The same, for a user id given as UTF-8 bytes (a log record's stream): no `String` unless the user is new.
-    @inline(__always) mutating func update(_ user: UnsafeRawBufferPointer, _ body: (inout UserFold) -> Void) {
-        let h = UserIndex.hash(user)
+    /// The same, for a user id given as UTF-8 bytes (a log record's stream) and its FNV-1a hash if
+    /// already computed: no `String` unless the user is new.
+    @inline(__always) mutating func update(_ user: UnsafeRawBufferPointer, fnv: UInt64? = nil, _ body: (inout UserFold) -> Void) {
+        let h = fnv.map { UserIndex.hash(fnv: $0) } ?? UserIndex.hash(user)
         let i: Int
         if let found = slot(user, hash: h) { i = Int(found) } else {
             i = folds.count
@@ -71,10 +63,10 @@ struct UserTable: Sendable, Codable {
     }
 
     private mutating func remove(slot i: Int32) {
-        index.remove(Self.hash(folds[Int(i)].state.user), slot: i)
+        index.remove(UserIndex.hash(folds[Int(i)].state.user), slot: i)
         let last = Int32(folds.count - 1)
         if i != last {
-            index.move(Self.hash(folds[Int(last)].state.user), from: last, to: i)
+            index.move(UserIndex.hash(folds[Int(last)].state.user), from: last, to: i)
             folds[Int(i)] = folds[Int(last)]
         }
         folds.removeLast()
@@ -83,7 +75,7 @@ struct UserTable: Sendable, Codable {
     init(from decoder: any Decoder) throws {
         folds = try ContiguousArray(decoder.singleValueContainer().decode([UserFold].self))
         index = UserIndex(capacity: folds.count)
-        for (i, f) in folds.enumerated() { index.insert(Self.hash(f.state.user), slot: Int32(i)) }
+        for (i, f) in folds.enumerated() { index.insert(UserIndex.hash(f.state.user), slot: Int32(i)) }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -8,12 +8,8 @@ public struct PlanDecider: Sendable {
         let groups: [String: String]
         let productIDs: [String: String]
         let listedPrices: [String: ListedPrice]
-        let trialReminderLead: Timestamp.Duration
-        let billingGrace: Timestamp.Duration
         init(_ profile: Profile) {
             self.profile = profile
-            trialReminderLead = profile.trialReminderLead
-            billingGrace = profile.billingGrace
             listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
                                       uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -34,7 +30,7 @@ public struct PlanDecider: Sendable {
     /// The catalog price of a product, if the profile lists it (read without copying the profile).
     public func listedPrice(of product: String) -> ListedPrice? { rules.listedPrices[product] }
     /// How long before a trial ends its reminder fires.
-    public var trialReminderLead: Timestamp.Duration { rules.trialReminderLead }
+    public var trialReminderLead: Timestamp.Duration { rules.profile.trialReminderLead }
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }
@@ -125,7 +121,7 @@ public struct PlanDecider: Sendable {
             return withSubscription(e, &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.billingIssueAt == nil { sub.billingIssueAt = e.time }
-                sub.graceEndsAt = e.data.graceExpires ?? (e.time + rules.billingGrace)
+                sub.graceEndsAt = e.data.graceExpires ?? (e.time + rules.profile.billingGrace)
                 return .billingGrace
             }
         case .expiration, .revoke, .transfer:
