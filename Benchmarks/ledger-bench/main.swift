@@ -65,6 +65,19 @@ func benchEventStore(records: Int, batch: Int) throws {
     print(String(format: "peak resident memory: %.0f MiB", residentMiB()))
 }
 
+/// Decodes each line and folds it into its user's plan state; each user's state is found by the
+/// bytes of their id, as replay finds it (UserTable).
+func decodeAndFold(_ lines: [[UInt8]], _ decider: PlanDecider, users: Int) throws -> UserTable<SubscriberState> {
+    var states = UserTable<SubscriberState>(capacity: users)
+    for l in lines {
+        try l.withUnsafeBytes { b in
+            let e = try EventCodec.decode(b)
+            decider.evolve(&states[slot: states.slot(adding: e.user)], e)
+        }
+    }
+    return states
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "hash":
@@ -90,25 +103,43 @@ case "fold":
     let decodeTime = try seconds { for l in lines { _ = try EventCodec.decode(l); decoded += 1 } }
     print(String(format: "decode  %d events (%.0f B avg) with timestamps: %.3f s, %.0f events/s", decoded, Double(bytes) / Double(lines.count), decodeTime, Double(decoded) / decodeTime))
     let decider = PlanDecider(profile: .handz)
-    var states: [String: SubscriberState] = [:]
-    states.reserveCapacity(users)
-    let foldTime = try seconds {
-        for l in lines {
-            try l.withUnsafeBytes { b in
-                let e = try EventCodec.decode(b)
-                decider.evolve(&states[e.user, default: decider.initial(user: e.user)], e)
-            }
-        }
-    }
+    var states = UserTable<SubscriberState>()
+    let foldTime = try seconds { states = try decodeAndFold(lines, decider, users: users) }
     let decodedEvents = try lines.map { try EventCodec.decode($0) }
-    var states2: [String: SubscriberState] = [:]
-    states2.reserveCapacity(users)
-    let foldOnly = seconds { for e in decodedEvents { decider.evolve(&states2[e.user, default: decider.initial(user: e.user)], e) } }
+    var states2 = UserTable<SubscriberState>(capacity: users)
+    let foldOnly = seconds { for i in decodedEvents.indices { states2.update(decodedEvents[i].user) { decider.evolve(&$0, decodedEvents[i]) } } }
     print(String(format: "fold only (events already decoded): %.3f s, %.0f events/s", foldOnly, Double(lines.count) / foldOnly))
     let instant = Timestamp.parse("2026-06-01T00:00:00Z")!
     var pro = 0
-    for s in states.values where decider.view(s, at: instant).planState == .pro { pro += 1 }
+    for s in states.folds where decider.view(s, at: instant).planState == .pro { pro += 1 }
     print(String(format: "decode+fold %d events for %d users, one core: %.3f s, %.0f events/s (%d pro on 2026-06-01)", lines.count, states.count, foldTime, Double(lines.count) / foldTime, pro))
+case "foldloop":
+    // foldloop [USERS] [VIEWS]: decode + fold as in `fold`, 5 rounds (for profiling).
+    let users = args.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    var generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
+    generator.extraPaywallViews = args.dropFirst(2).first.flatMap { Int($0) } ?? 5
+    let lines: [[UInt8]] = generator.events().map { Array(EventCodec.encode($0).utf8) }
+    let decider = PlanDecider(profile: .handz)
+    let t = try seconds {
+        for _ in 0..<5 { _ = try decodeAndFold(lines, decider, users: users) }
+    }
+    print(String(format: "decode+fold %d events x5: %.3f s, %.0f events/s", lines.count, t, Double(lines.count * 5) / t))
+case "scratch":
+    let users = 100_000
+    var generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
+    generator.extraPaywallViews = 5
+    let events = generator.events()
+    let decider = PlanDecider(profile: .handz)
+    var keys: [String: Int] = [:]
+    for e in events where keys[e.user] == nil { keys[e.user] = keys.count }
+    let slots = events.map { keys[$0.user]! }
+    for _ in 0..<3 {
+        var n = 0
+        let t1 = args.count > 1 ? 0 : seconds { var st: [String: Int] = [:]; st.reserveCapacity(users); for e in events { st[e.user, default: 0] += 1 }; n = st.count }
+        var states = (0..<users).map { SubscriberState(user: "u_\($0)") }
+        let t2 = seconds { events.withUnsafeBufferPointer { ev in for _ in 0..<(args.count > 1 ? 20 : 1) { for i in 0..<ev.count { decider.evolve(&states[slots[i]], ev[i]) } } } }
+        print(String(format: "dict lookup only: %.0f ns/event (%d); evolve only by slot: %.0f ns/event", t1 / Double(events.count) * 1e9, n, t2 / Double(events.count) * 1e9))
+    }
 case "foldonly":
     // foldonly [USERS]: the fold alone over pre-decoded events, 5 passes (for profiling).
     let users = args.dropFirst().first.flatMap { Int($0) } ?? 200_000

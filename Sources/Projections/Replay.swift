@@ -21,7 +21,7 @@ public enum Replay {
                 results.set(p, .failure(error))
             }
         }
-        var tables: [UserTable] = []
+        var tables: [UserTable<UserFold>] = []
         var head: UInt64 = 0
         for r in results.takeAll() {
             let (part, h) = try r.get()
@@ -42,16 +42,16 @@ public enum Replay {
     /// The partition of a user id whose FNV-1a hash is `fnv`.
     @inline(__always) static func partition(ofHash fnv: UInt64, count: Int) -> Int { Int(fnv % UInt64(count)) }
 
-    static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable {
+    static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable<UserFold> {
         let decider = PlanDecider(profile: options.profile)
-        var users = UserTable(capacity: Int(log.head.position) / 5 / count)
+        var users = UserTable<UserFold>(capacity: Int(log.head.position) / 5 / count)
         try log.forEach { record in
             // One hash of the stream serves the partition test and the user lookup.
             let fnv = FNV1a.hash(record.stream)
             guard partition(ofHash: fnv, count: count) == p else { return }
             let event = try decode(record)
             guard event.time <= options.asOf else { return }
-            users.update(record.stream, fnv: fnv) { $0.apply(event, decider, options) }
+            users[slot: users.slot(adding: record.stream, fnv: fnv)].apply(event, decider, options)
         }
         // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
         let late = users.outOfOrderUsers()
@@ -122,11 +122,11 @@ public enum Replay {
 /// Results of the parallel partitions, written once each.
 final class PartitionResults: @unchecked Sendable {
     private let lock = NSLock()
-    private var results: [Result<(UserTable, UInt64), any Error>?]
+    private var results: [Result<(UserTable<UserFold>, UInt64), any Error>?]
     init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<(UserTable, UInt64), any Error>) { lock.withLock { results[i] = r } }
+    func set(_ i: Int, _ r: Result<(UserTable<UserFold>, UInt64), any Error>) { lock.withLock { results[i] = r } }
     /// Hands the results over, dropping this box's references so each partition is freed once merged.
-    func takeAll() -> [Result<(UserTable, UInt64), any Error>] {
+    func takeAll() -> [Result<(UserTable<UserFold>, UInt64), any Error>] {
         lock.withLock {
             defer { results = [] }
             return results.map { $0! }

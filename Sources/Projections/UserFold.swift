@@ -1,8 +1,9 @@
 import SubscriptionDomain
 
 /// Everything the read models need from one user, folded event by event in effect order.
-struct UserFold: Sendable, Codable {
+struct UserFold: Sendable, Codable, UserKeyed {
     var state: SubscriberState
+    var user: String { state.user }
     var counts = MetricCounts()
     var funnel = FunnelProgress()
     var notifications: [NotificationEntry] = []

@@ -5,14 +5,14 @@ import EventStore
 /// one open-addressing table (linear probing, backward-shift removal). Lookups hash the bytes a
 /// log record already holds, so the replay loop never builds a `String` or runs SipHash for a
 /// user it has seen; a hash match is confirmed by comparing the stored id's bytes.
-struct UserIndex: Sendable {
+@usableFromInline struct UserIndex: Sendable {
     /// Per bucket: the hash with its low bit set (0 marks an empty bucket), and the slot.
-    private var hashes: [UInt64]
-    private var slots: [Int32]
-    private(set) var count = 0
-    private var shift: UInt64
+    @usableFromInline var hashes: [UInt64]
+    @usableFromInline var slots: [Int32]
+    @usableFromInline private(set) var count = 0
+    @usableFromInline var shift: UInt64
 
-    init(capacity: Int = 0) {
+    @usableFromInline init(capacity: Int = 0) {
         var buckets = 16
         while buckets < capacity * 2 { buckets <<= 1 }
         hashes = Array(repeating: 0, count: buckets)
@@ -21,29 +21,29 @@ struct UserIndex: Sendable {
     }
 
     /// The stored form of a user id's hash (never 0), from the id's FNV-1a hash.
-    @inline(__always) static func hash(fnv: UInt64) -> UInt64 { fnv | 1 }
+    @inlinable static func hash(fnv: UInt64) -> UInt64 { fnv | 1 }
 
     /// The stored form of the hash of a user id given as UTF-8 bytes.
-    @inline(__always) static func hash(_ user: UnsafeRawBufferPointer) -> UInt64 { hash(fnv: FNV1a.hash(user)) }
+    @inlinable static func hash(_ user: UnsafeRawBufferPointer) -> UInt64 { hash(fnv: FNV1a.hash(user)) }
 
     /// The stored form of the hash of a user id.
-    static func hash(_ user: String) -> UInt64 {
+    @inlinable static func hash(_ user: String) -> UInt64 {
         var user = user
         return user.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
 
     /// Whether `user` is the id whose UTF-8 bytes are `bytes`.
-    @inline(__always) static func isUser(_ user: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    @inlinable static func isUser(_ user: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var user = user
         return user.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
     }
 
-    @inline(__always) private func bucket(_ h: UInt64) -> Int {
+    @inlinable func bucket(_ h: UInt64) -> Int {
         Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// The slot of the user whose hash is `h`, confirmed by `isUser(slot)`.
-    @inline(__always) func find(_ h: UInt64, isUser: (Int32) -> Bool) -> Int32? {
+    @inlinable func find(_ h: UInt64, isUser: (Int32) -> Bool) -> Int32? {
         let mask = hashes.count - 1
         var b = bucket(h)
         while true {
@@ -55,7 +55,7 @@ struct UserIndex: Sendable {
     }
 
     /// Adds a user known to be absent.
-    mutating func insert(_ h: UInt64, slot: Int32) {
+    @usableFromInline mutating func insert(_ h: UInt64, slot: Int32) {
         if (count + 1) * 2 > hashes.count { grow() }
         let mask = hashes.count - 1
         var b = bucket(h)
@@ -66,13 +66,13 @@ struct UserIndex: Sendable {
     }
 
     /// Points the entry for slot `old` (hash `h`) at slot `new`.
-    mutating func move(_ h: UInt64, from old: Int32, to new: Int32) {
+    @usableFromInline mutating func move(_ h: UInt64, from old: Int32, to new: Int32) {
         guard let b = bucketHolding(h, old) else { return }
         slots[b] = new
     }
 
     /// Removes the entry for slot `slot` (hash `h`), shifting later entries of the run back.
-    mutating func remove(_ h: UInt64, slot: Int32) {
+    @usableFromInline mutating func remove(_ h: UInt64, slot: Int32) {
         guard var hole = bucketHolding(h, slot) else { return }
         let mask = hashes.count - 1
         var b = (hole + 1) & mask

@@ -1,9 +1,9 @@
 /// The user tables of a replay, one per partition (users split by a hash of their id), kept apart
 /// rather than merged: merging would copy every fold once more at the peak.
 struct UserPartitions: Sendable, Codable {
-    private(set) var tables: [UserTable]
+    private(set) var tables: [UserTable<UserFold>]
 
-    init(_ tables: [UserTable]) { self.tables = tables.isEmpty ? [UserTable()] : tables }
+    init(_ tables: [UserTable<UserFold>]) { self.tables = tables.isEmpty ? [UserTable<UserFold>()] : tables }
 
     func partition(of user: String) -> Int {
         var u = user

@@ -1,21 +1,38 @@
+import SubscriptionDomain
+
+/// A value folded per user, kept in a `UserTable`: it knows its user and how to start empty.
+public protocol UserKeyed {
+    /// The app user id the value belongs to.
+    var user: String { get }
+    /// The value before any of the user's events.
+    init(user: String)
+}
+
+extension SubscriberState: UserKeyed {}
+
 /// Every user's fold: a `UserIndex` from user id to a slot in one contiguous array, so that a
 /// million users cost their folds plus a small index, not a hash table of half-empty 500-byte buckets.
-struct UserTable: Sendable, Codable {
-    private(set) var folds: ContiguousArray<UserFold> = []
-    private var index = UserIndex()
+/// Users are found by the bytes of their id (a log record's stream): no `String`, no SipHash.
+public struct UserTable<Fold: UserKeyed> {
+    /// The folds, in the order their users first came.
+    public var folds: ContiguousArray<Fold> { storage }
+    @usableFromInline var storage: ContiguousArray<Fold> = []
+    @usableFromInline var index = UserIndex()
 
     /// `capacity` reserves the folds' array (untouched reserve costs no resident memory); the
     /// index grows as users come, since a hash table reserved too large is touched all over.
-    init(capacity: Int = 0) {
-        folds.reserveCapacity(capacity)
+    public init(capacity: Int = 0) {
+        storage.reserveCapacity(capacity)
     }
 
-    var count: Int { folds.count }
-    var users: [String] { folds.map(\.state.user) }
+    /// The number of users.
+    public var count: Int { storage.count }
+    /// Every user id, in the order the users first came.
+    public var users: [String] { storage.map(\.user) }
 
     /// The slot of the user whose id has these UTF-8 bytes and hash.
-    @inline(__always) private func slot(_ user: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
-        index.find(hash) { UserIndex.isUser(folds[Int($0)].state.user, user) }
+    @inlinable func slot(_ user: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
+        index.find(hash) { UserIndex.isUser(storage[Int($0)].user, user) }
     }
 
     private func slot(_ user: String) -> Int32? {
@@ -23,63 +40,86 @@ struct UserTable: Sendable, Codable {
         return user.withUTF8 { b in let raw = UnsafeRawBufferPointer(b); return slot(raw, hash: UserIndex.hash(raw)) }
     }
 
-    subscript(user: String) -> UserFold? {
-        get { slot(user).map { folds[Int($0)] } }
+    /// A user's fold; setting nil removes the user.
+    public subscript(user: String) -> Fold? {
+        get { slot(user).map { storage[Int($0)] } }
         set {
             if let i = slot(user) {
-                if let newValue { folds[Int(i)] = newValue } else { remove(slot: i) }
+                if let newValue { storage[Int(i)] = newValue } else { remove(slot: i) }
             } else if let newValue {
-                index.insert(UserIndex.hash(user), slot: Int32(folds.count))
-                folds.append(newValue)
+                index.insert(UserIndex.hash(user), slot: Int32(storage.count))
+                storage.append(newValue)
             }
         }
     }
 
     /// Runs `body` on the user's fold in place, creating it first if needed.
-    mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {
+    @inlinable public mutating func update(_ user: String, _ body: (inout Fold) -> Void) {
         var user = user
         user.withUTF8 { b in update(UnsafeRawBufferPointer(b), body) }
     }
 
     /// The same, for a user id given as UTF-8 bytes (a log record's stream) and its FNV-1a hash if
     /// already computed: no `String` unless the user is new.
-    @inline(__always) mutating func update(_ user: UnsafeRawBufferPointer, fnv: UInt64? = nil, _ body: (inout UserFold) -> Void) {
-        let h = fnv.map { UserIndex.hash(fnv: $0) } ?? UserIndex.hash(user)
-        let i: Int
-        if let found = slot(user, hash: h) { i = Int(found) } else {
-            i = folds.count
-            index.insert(h, slot: Int32(i))
-            folds.append(UserFold(user: String(decoding: user, as: UTF8.self)))
-        }
-        body(&folds[i])
+    @inlinable public mutating func update(_ user: UnsafeRawBufferPointer, fnv: UInt64? = nil, _ body: (inout Fold) -> Void) {
+        body(&storage[slot(adding: user, fnv: fnv)])
     }
 
+    /// The slot of a user id given as UTF-8 bytes, adding the user if new; read and change the
+    /// fold in place through `self[slot:]`.
+    @inlinable public mutating func slot(adding user: UnsafeRawBufferPointer, fnv: UInt64? = nil) -> Int {
+        let h = fnv.map { UserIndex.hash(fnv: $0) } ?? UserIndex.hash(user)
+        if let found = slot(user, hash: h) { return Int(found) }
+        let i = storage.count
+        index.insert(h, slot: Int32(i))
+        storage.append(Fold(user: String(decoding: user, as: UTF8.self)))
+        return i
+    }
+
+    /// The same for a user id given as a string.
+    @inlinable public mutating func slot(adding user: String) -> Int {
+        var user = user
+        return user.withUTF8 { slot(adding: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The fold in a slot returned by `slot(adding:)`.
+    @inlinable public subscript(slot i: Int) -> Fold {
+        _read { yield storage[i] }
+        _modify { yield &storage[i] }
+    }
+
+    private mutating func remove(slot i: Int32) {
+        index.remove(UserIndex.hash(storage[Int(i)].user), slot: i)
+        let last = Int32(storage.count - 1)
+        if i != last {
+            index.move(UserIndex.hash(storage[Int(last)].user), from: last, to: i)
+            storage[Int(i)] = storage[Int(last)]
+        }
+        storage.removeLast()
+    }
+}
+
+extension UserTable: Sendable where Fold: Sendable {}
+
+extension UserTable: Codable where Fold: Codable {
+    public init(from decoder: any Decoder) throws {
+        storage = try ContiguousArray(decoder.singleValueContainer().decode([Fold].self))
+        index = UserIndex(capacity: storage.count)
+        for (i, f) in storage.enumerated() { index.insert(UserIndex.hash(f.user), slot: Int32(i)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(Array(storage))
+    }
+}
+
+extension UserTable where Fold == UserFold {
     /// The users that must be folded again in effect order, as a filter over their ids' bytes.
     func outOfOrderUsers() -> UserFilter {
         var filter = UserFilter(bits: max(1 << 16, count * 8))
         // By index, reading two fields: iterating the folds would copy each one.
-        for i in folds.indices where folds[i].outOfOrder { filter.insert(folds[i].state.user) }
+        for i in storage.indices where storage[i].outOfOrder { filter.insert(storage[i].state.user) }
         return filter
-    }
-
-    private mutating func remove(slot i: Int32) {
-        index.remove(UserIndex.hash(folds[Int(i)].state.user), slot: i)
-        let last = Int32(folds.count - 1)
-        if i != last {
-            index.move(UserIndex.hash(folds[Int(last)].state.user), from: last, to: i)
-            folds[Int(i)] = folds[Int(last)]
-        }
-        folds.removeLast()
-    }
-
-    init(from decoder: any Decoder) throws {
-        folds = try ContiguousArray(decoder.singleValueContainer().decode([UserFold].self))
-        index = UserIndex(capacity: folds.count)
-        for (i, f) in folds.enumerated() { index.insert(UserIndex.hash(f.state.user), slot: Int32(i)) }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(Array(folds))
     }
 }

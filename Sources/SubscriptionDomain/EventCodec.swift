@@ -27,10 +27,10 @@ public enum EventCodec {
         var seen: UInt16 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {
-                let keyToken = try s.string()
-                try s.expect(0x3A, "':' after a field name")
-                guard let key = s.withBytes(keyToken, { TopField.from($0) }) else {
-                    throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)")
+                let key: TopField
+                switch try fieldName(&s, TopField.table) {
+                case .known(let index): key = TopField(rawValue: UInt16(index))!
+                case .unknown(let keyToken): throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)")
                 }
                 let bit: UInt16 = 1 << key.rawValue
                 guard seen & bit == 0 else { throw EventDecodingError("duplicate field '\(key.name)'") }
@@ -40,18 +40,14 @@ public enum EventCodec {
                 case .id: event.id = try nonEmptyString(&s, label)
                 case .user: event.user = try nonEmptyString(&s, label)
                 case .type:
+                    if let i = s.tag(in: EventType.table) { event.type = EventType.allCasesArray[i]; break }
                     let t = try stringToken(&s, label)
                     guard let v = s.withBytes(t, { EventType.from($0) }) else {
                         throw EventDecodingError("unknown event type '\(try s.text(t))'")
                     }
                     event.type = v
                 case .time: event.time = try timestamp(&s, label)
-                case .source:
-                    let t = try stringToken(&s, label)
-                    guard let i = s.withBytes(t, { Self.sources.index(of: $0) }) else {
-                        throw EventDecodingError("field 'source': '\(try s.text(t))' is not store, client or server")
-                    }
-                    event.source = [EventSource.store, .client, .server][i]
+                case .source: event.source = try tag(&s, label, EventSource.self, "store, client or server")
                 case .data: try decodeData(&s, into: &event.data)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
@@ -87,8 +83,6 @@ public enum EventCodec {
         return try result.get()
     }
 
-    static let sources = TagTable(["store", "client", "server"])
-
     /// A field's name for error messages (`time`, `data.expires`), built only when one is thrown.
     enum FieldLabel: CustomStringConvertible {
         case top(TopField)
@@ -105,10 +99,25 @@ public enum EventCodec {
         case id, type, user, time, data, source, position, version, recorded
         var name: String { "\(self)" }
         static let requiredMask: UInt16 = 1 << id.rawValue | 1 << type.rawValue | 1 << user.rawValue | 1 << time.rawValue
-        static func from(_ b: UnsafeRawBufferPointer) -> TopField? {
-            table.index(of: b).flatMap { TopField(rawValue: UInt16($0)) }
+        static let table = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
+    }
+
+    /// A field name and its colon: the index of a tag of `table`, or the token of another name.
+    enum FieldName {
+        case known(Int)
+        case unknown(JSONScanner.Token)
+    }
+
+    /// Reads a field name and the colon after it. A plain tag is matched in place; anything else
+    /// (escapes, unknown names) is scanned as a string and looked up.
+    @inline(__always) private static func fieldName(_ s: inout JSONScanner, _ table: TagTable) throws(EventDecodingError) -> FieldName {
+        if let index = s.tag(in: table) {
+            try s.expect(0x3A, "':' after a field name")
+            return .known(index)
         }
-        private static let table = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
+        let token = try s.string()
+        try s.expect(0x3A, "':' after a field name")
+        return s.withBytes(token, { table.index(of: $0) }).map { .known($0) } ?? .unknown(token)
     }
 
     private static func stringToken(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> JSONScanner.Token {
@@ -120,6 +129,16 @@ public enum EventCodec {
         let v = try s.text(try stringToken(&s, field))
         guard !v.isEmpty else { throw EventDecodingError("field '\(field)' is empty") }
         return v
+    }
+
+    /// A string field whose value is one of an enum's frozen tags, matched on its bytes.
+    private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type, _ allowed: StaticString) throws(EventDecodingError) -> T {
+        if let i = s.tag(in: T.tags) { return T.allCases[T.allCases.index(T.allCases.startIndex, offsetBy: i)] }
+        let t = try stringToken(&s, field)
+        guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else {
+            throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not \(allowed)")
+        }
+        return T.allCases[T.allCases.index(T.allCases.startIndex, offsetBy: i)]
     }
 
     private static func timestamp(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> Timestamp {
@@ -137,9 +156,10 @@ public enum EventCodec {
         var seen: UInt32 = 0
         var extraNames: Set<String> = []
         while true {
-            let keyToken = try s.string()
-            try s.expect(0x3A, "':' after a field name")
-            guard let (field, fieldIndex) = s.withBytes(keyToken, { EventField.from($0) }) else {
+            let fieldIndex: Int
+            switch try fieldName(&s, EventField.table) {
+            case .known(let index): fieldIndex = index
+            case .unknown(let keyToken):
                 let name = try s.text(keyToken)
                 guard extraNames.insert(name).inserted else { throw EventDecodingError("duplicate field 'data.\(name)'") }
                 let range = try s.skipValue(depth: 1)
@@ -148,6 +168,7 @@ public enum EventCodec {
                 try s.expect(0x7D, "',' or '}'")
                 return
             }
+            let field = EventField.allCasesArray[fieldIndex]
             let bit = UInt32(1) << UInt32(fieldIndex)
             guard seen & bit == 0 else { throw EventDecodingError("duplicate field 'data.\(field.rawValue)'") }
             seen |= bit
@@ -212,18 +233,9 @@ public enum EventCodec {
             default: throw EventDecodingError("field '\(name)': expected true or false", column: s.i + 1)
             }
             if field == .trialEligible { d.trialEligible = v } else { d.trialUsed = v }
-        case .offer:
-            let t = try s.text(try stringToken(&s, name))
-            guard let v = Offer(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not free_trial, intro or none") }
-            d.offer = v
-        case .environment:
-            let t = try s.text(try stringToken(&s, name))
-            guard let v = StoreEnvironment(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not production or sandbox") }
-            d.environment = v
-        case .effective:
-            let t = try s.text(try stringToken(&s, name))
-            guard let v = ChangeTiming(rawValue: t) else { throw EventDecodingError("field '\(name)': '\(t)' is not immediate or next_renewal") }
-            d.effective = v
+        case .offer: d.offer = try tag(&s, name, Offer.self, "free_trial, intro or none")
+        case .environment: d.environment = try tag(&s, name, StoreEnvironment.self, "production or sandbox")
+        case .effective: d.effective = try tag(&s, name, ChangeTiming.self, "immediate or next_renewal")
         }
     }
 }

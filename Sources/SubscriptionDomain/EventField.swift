@@ -5,18 +5,24 @@ public enum EventField: String, Sendable, CaseIterable {
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
     /// The field and its index in `allCases` (used as a bit for duplicate checks).
-    static func from(_ b: UnsafeRawBufferPointer) -> (field: EventField, index: Int)? {
-        table.index(of: b).map { (allCasesArray[$0], $0) }
-    }
-    private static let allCasesArray = Array(allCases)
-    private static let table = TagTable(allCases.map(\.rawValue))
+    static let allCasesArray = Array(allCases)
+    static let table = TagTable(allCases.map(\.rawValue))
 }
 
 /// How a purchase was offered.
-public enum Offer: String, Sendable, Hashable, Codable { case freeTrial = "free_trial", intro, none }
+public enum Offer: String, Sendable, Hashable, Codable, CaseIterable { case freeTrial = "free_trial", intro, none }
 /// The store environment; sandbox events are kept apart from production.
-public enum StoreEnvironment: String, Sendable, Hashable, Codable { case production, sandbox }
+public enum StoreEnvironment: String, Sendable, Hashable, Codable, CaseIterable { case production, sandbox }
 /// When a product change takes effect.
-public enum ChangeTiming: String, Sendable, Hashable, Codable { case immediate, nextRenewal = "next_renewal" }
+public enum ChangeTiming: String, Sendable, Hashable, Codable, CaseIterable { case immediate, nextRenewal = "next_renewal" }
 /// Who reported an event.
-public enum EventSource: String, Sendable, Hashable, Codable { case store, client, server }
+public enum EventSource: String, Sendable, Hashable, Codable, CaseIterable { case store, client, server }
+
+/// An enum stored as one of its frozen string tags, matched on raw bytes by the decoder.
+protocol FrozenTag: RawRepresentable<String>, CaseIterable {
+    static var tags: TagTable { get }
+}
+extension Offer: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
+extension StoreEnvironment: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
+extension ChangeTiming: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
+extension EventSource: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }

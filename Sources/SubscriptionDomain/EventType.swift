@@ -85,6 +85,6 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     static func from(_ b: UnsafeRawBufferPointer) -> EventType? {
         table.index(of: b).map { allCasesArray[$0] }
     }
-    private static let allCasesArray = Array(allCases)
-    private static let table = TagTable(allCases.map(\.rawValue))
+    static let allCasesArray = Array(allCases)
+    static let table = TagTable(allCases.map(\.rawValue))
 }

@@ -82,6 +82,15 @@ struct JSONScanner {
         throw error("unterminated string")
     }
 
+    /// A string that is one of `table`'s tags, matched in place without a scan; nil (nothing
+    /// consumed) when the next value is not a plain string holding a tag.
+    @inline(__always) mutating func tag(in table: TagTable) -> Int? {
+        guard i < bytes.count, bytes[i] == 0x22,
+              let (index, length) = table.quotedPrefix(of: UnsafeRawBufferPointer(rebasing: bytes[(i + 1)...])) else { return nil }
+        i += length + 2
+        return index
+    }
+
     /// Non-zero if some byte of `v` is zero (the classic bit trick, exact for detection).
     @inline(__always) static func zeroByte(_ v: UInt64) -> UInt64 {
         (v &- 0x0101_0101_0101_0101) & ~v & 0x8080_8080_8080_8080

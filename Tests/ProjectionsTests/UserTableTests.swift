@@ -10,7 +10,7 @@ import SubscriptionDomain
     static func ids(_ n: Int) -> [String] { (0..<n).map { i in i % 3 == 0 ? "user-\(i)-with-a-long-uuid-like-suffix" : "u\(i)" } }
 
     @Test func everyUserIsFoundByStringAndByBytesAfterGrowth() {
-        var table = UserTable()
+        var table = UserTable<UserFold>()
         let users = Self.ids(5_000)
         for (i, u) in users.enumerated() {
             if i.isMultiple(of: 2) {
@@ -32,7 +32,7 @@ import SubscriptionDomain
     }
 
     @Test func removalsInAnyOrderLeaveEveryOtherUserFindable() {
-        var table = UserTable()
+        var table = UserTable<UserFold>()
         let users = Self.ids(1_200)
         for (i, u) in users.enumerated() { table.update(u) { $0.state.credits = i } }
         var generator = SplitMix64(seed: 7)
@@ -50,8 +50,21 @@ import SubscriptionDomain
         #expect(table[removed[0]]?.state.credits == -1 && table.count == remaining.count + 1)
     }
 
+    @Test func aSlotNamesTheSameUsersStateUntilTheUserIsRemoved() {
+        var table = UserTable<SubscriberState>()
+        let users = Self.ids(2_000)
+        let slots = users.map { table.slot(adding: $0) }
+        #expect(slots == Array(0..<users.count), "new users take the next slot")
+        for (i, u) in users.enumerated() {
+            #expect(table.slot(adding: u) == slots[i], "a known user keeps their slot")
+            table[slot: slots[i]].credits += i
+        }
+        for (i, u) in users.enumerated() { #expect(table[u]?.credits == i && table[slot: slots[i]].user == u) }
+        #expect(table.count == users.count)
+    }
+
     @Test func theLateUserFilterAnswersExactlyTheUsersFoldedOutOfOrder() {
-        var table = UserTable()
+        var table = UserTable<UserFold>()
         let users = Self.ids(3_000)
         for (i, u) in users.enumerated() { table.update(u) { $0.outOfOrder = i.isMultiple(of: 7) } }
         let filter = table.outOfOrderUsers()

@@ -105,3 +105,52 @@ import Testing
         #expect(Money.parse("9.99")!.percent(15).description == "1.4985")
     }
 }
+
+/// Field names, event types and enum values are matched in place against frozen tag tables; a
+/// name written any other legal way (escapes) must fall back to the scan and mean the same.
+@Suite struct TagLookup {
+    static func quoted(_ table: TagTable, _ text: String) -> (index: Int, length: Int)? {
+        Array(text.utf8).withUnsafeBytes { table.quotedPrefix(of: $0) }
+    }
+
+    static func indexed(_ table: TagTable, _ text: String) -> Int? {
+        Array(text.utf8).withUnsafeBytes { table.index(of: $0) }
+    }
+
+    @Test func everyTagIsFoundInPlaceAndByItsBytes() {
+        for (i, type) in EventType.allCases.enumerated() {
+            #expect(Self.indexed(EventType.table, type.rawValue) == i)
+            #expect(Self.quoted(EventType.table, type.rawValue + #"","user""#)?.index == i)
+            #expect(Self.quoted(EventType.table, type.rawValue + #"","user""#)?.length == type.rawValue.utf8.count)
+        }
+        for (i, field) in EventField.allCases.enumerated() {
+            #expect(Self.indexed(EventField.table, field.rawValue) == i)
+            #expect(Self.quoted(EventField.table, field.rawValue + #"":1}"#)?.index == i)
+        }
+    }
+
+    @Test func aTagThatIsThePrefixOfAnotherIsMatchedOnlyWhenTheQuoteFollows() {
+        let plan = EventField.allCases.firstIndex(of: .plan)!
+        let planState = EventField.allCases.firstIndex(of: .planState)!
+        #expect(Self.quoted(EventField.table, #"plan":"x""#)?.index == plan)
+        #expect(Self.quoted(EventField.table, #"planState":"x""#)?.index == planState)
+        #expect(Self.quoted(EventField.table, #"planStat":"x""#) == nil)
+        #expect(Self.quoted(EventField.table, #"plans":"x""#) == nil)
+        #expect(Self.quoted(EventField.table, #"plan\u0053tate":"x""#) == nil)
+        #expect(Self.quoted(EventField.table, "plan") == nil, "no closing quote before the end")
+        #expect(Self.indexed(EventField.table, "planStat") == nil && Self.indexed(EventField.table, "") == nil)
+        #expect(Self.indexed(EventField.table, "originalTransactionX") == nil)
+    }
+
+    @Test func namesAndValuesWrittenWithEscapesDecodeLikeThePlainOnes() throws {
+        let plain = try EventCodec.decode(#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","offer":"free_trial","environment":"sandbox"},"source":"store"}"#)
+        let escaped = try EventCodec.decode(#"{"\u0069d":"a","typ\u0065":"purch\u0061se","user":"u","time":"2026-01-06T10:00:00Z","data":{"pro\u0064uct":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","offer":"free\u005ftrial","environment":"s\u0061ndbox"},"sourc\u0065":"st\u006fre"}"#)
+        #expect(escaped == plain)
+        #expect(plain.type == .purchase && plain.data.offer == .freeTrial && plain.data.environment == .sandbox && plain.source == .store)
+    }
+
+    @Test func aFieldNameFollowedBySpaceBeforeItsColonIsStillRead() throws {
+        let e = try EventCodec.decode(#"{"id" :"a","type"\#t:"revoke" ,"user":"u","time":"2026-01-06T10:00:00Z","data" : {"reason" :"x"}}"#)
+        #expect(e.id == "a" && e.type == .revoke && e.data.reason == "x")
+    }
+}
