@@ -44,7 +44,11 @@ public struct LedgerSnapshot: Sendable {
     /// The notification schedule as of `options.asOf`, by fire time then user.
     public func notifications() -> [ScheduledNotification] {
         let texts = NotificationTexts(options.profile)
-        return users.folds.flatMap { $0.schedule(at: options.asOf, texts: texts) }
-            .sorted { ($0.fireAt, $0.user, $0.kind.rawValue) < ($1.fireAt, $1.user, $1.kind.rawValue) }
+        // Ties on time and user go by the kind's tag (payment_failed first), compared without building it.
+        return users.folds.flatMap { $0.schedule(at: options.asOf, texts: texts) }.sorted { a, b in
+            if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
+            if a.user != b.user { return a.user < b.user }
+            return a.kind == .paymentFailed && b.kind == .trialEnding
+        }
     }
 }

@@ -21,21 +21,27 @@ public struct UserTimeline: Sendable {
         public var isLate: Bool
     }
 
-    /// Builds the timeline from a user's stored events in any order.
+    /// Builds the timeline from a user's stored events in any order. Works on indexes, so each
+    /// event is copied once, into its entry.
     public init(_ events: [StoredEvent]) {
-        var byPosition = events.sorted { $0.position < $1.position }
+        var byPosition = Array(events.indices)
+        if !events.indices.dropFirst().allSatisfy({ events[$0 - 1].position < events[$0].position }) {
+            byPosition.sort { events[$0].position < events[$1].position }
+        }
         var seen: Set<String> = []
-        byPosition.removeAll { !seen.insert($0.event.id).inserted }
+        byPosition.removeAll { !seen.insert(events[$0].event.id).inserted }
+        var late = Array(repeating: false, count: events.count)
         var latest: Timestamp?
-        var late: [Bool] = []
-        for e in byPosition {
-            late.append(latest.map { e.event.time < $0 } ?? false)
-            latest = max(latest ?? e.event.time, e.event.time)
+        for i in byPosition {
+            let time = events[i].event.time
+            if let latest, time < latest { late[i] = true }
+            latest = max(latest ?? time, time)
         }
-        entries = zip(byPosition, late).map { Entry(stored: $0, isLate: $1) }
-        entries.sort { a, b in
-            a.stored.event.time != b.stored.event.time ? a.stored.event.time < b.stored.event.time : a.stored.position < b.stored.position
+        // Stable by construction: equal times keep log order.
+        byPosition.sort { a, b in
+            events[a].event.time != events[b].event.time ? events[a].event.time < events[b].event.time : events[a].position < events[b].position
         }
+        entries = byPosition.map { Entry(stored: events[$0], isLate: late[$0]) }
     }
 
     /// Only the events recorded by `instant` (what the system knew then).

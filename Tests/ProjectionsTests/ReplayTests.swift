@@ -93,6 +93,23 @@ let story: [String] = [
         #expect(b.count == 1 && b[0].kind == .paymentFailed && b[0].status == .due && b[0].deepLink == "handz://paywall?context=paymentFailed")
     }
 
+    @Test func theScheduleIsOrderedByFireTimeThenUserThenKind() throws {
+        let trial = #"{"product":"handz.pro.monthly","transaction":"T","expires":"2026-01-10T00:00:00Z","offer":"free_trial"}"#
+        let n = try TestLog([
+            line("1", "purchase", "z", "2026-01-03T00:00:00Z", trial.replacingOccurrences(of: "\"T\"", with: "\"z1\"")),
+            line("2", "purchase", "y", "2026-01-03T00:00:00Z", trial.replacingOccurrences(of: "\"T\"", with: "\"y1\"")),
+            line("3", "purchase", "x", "2026-01-03T00:00:00Z", trial.replacingOccurrences(of: "\"T\"", with: "\"x1\"")),
+            // x's payment fails exactly when the trial reminder fires (48 h before the trial ends).
+            line("4", "billing_issue", "x", "2026-01-08T00:00:00Z"),
+        ]).replay(at: "2026-01-09T00:00:00Z").notifications()
+        #expect(n.map { "\($0.user) \($0.kind.rawValue) \($0.fireAt)" } == [
+            "x payment_failed 2026-01-08T00:00:00Z",
+            "x trial_ending 2026-01-08T00:00:00Z",
+            "y trial_ending 2026-01-08T00:00:00Z",
+            "z trial_ending 2026-01-08T00:00:00Z",
+        ])
+    }
+
     @Test func revenueGrossRefundedNetMRRAndActives() throws {
         let r = try TestLog(story).replay(at: "2026-02-03T00:00:00Z").revenue()
         #expect(r.lines == [.init(currency: "USD", gross: Money.parse("19.98")!, refunded: .zero, net: Money.parse("16.983")!, mrr: Money.parse("19.98")!)])
