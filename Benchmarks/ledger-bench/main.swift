@@ -78,6 +78,13 @@ func decodeAndFold(_ lines: [[UInt8]], _ decider: PlanDecider, users: Int) throw
     return states
 }
 
+/// Folds events already decoded into their users' plan states.
+func fold(_ events: [Event], _ decider: PlanDecider, users: Int) -> UserTable<SubscriberState> {
+    var states = UserTable<SubscriberState>(capacity: users)
+    for i in events.indices { decider.evolve(&states[slot: states.slot(adding: events[i].user)], events[i]) }
+    return states
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "hash":
@@ -106,8 +113,7 @@ case "fold":
     var states = UserTable<SubscriberState>()
     let foldTime = try seconds { states = try decodeAndFold(lines, decider, users: users) }
     let decodedEvents = try lines.map { try EventCodec.decode($0) }
-    var states2 = UserTable<SubscriberState>(capacity: users)
-    let foldOnly = seconds { for i in decodedEvents.indices { states2.update(decodedEvents[i].user) { decider.evolve(&$0, decodedEvents[i]) } } }
+    let foldOnly = seconds { _ = fold(decodedEvents, decider, users: users) }
     print(String(format: "fold only (events already decoded): %.3f s, %.0f events/s", foldOnly, Double(lines.count) / foldOnly))
     let instant = Timestamp.parse("2026-06-01T00:00:00Z")!
     var pro = 0
@@ -124,22 +130,6 @@ case "foldloop":
         for _ in 0..<5 { _ = try decodeAndFold(lines, decider, users: users) }
     }
     print(String(format: "decode+fold %d events x5: %.3f s, %.0f events/s", lines.count, t, Double(lines.count * 5) / t))
-case "scratch":
-    let users = 100_000
-    var generator = PopulationGenerator(profile: .handz, users: users, seed: 42)
-    generator.extraPaywallViews = 5
-    let events = generator.events()
-    let decider = PlanDecider(profile: .handz)
-    var keys: [String: Int] = [:]
-    for e in events where keys[e.user] == nil { keys[e.user] = keys.count }
-    let slots = events.map { keys[$0.user]! }
-    for _ in 0..<3 {
-        var n = 0
-        let t1 = args.count > 1 ? 0 : seconds { var st: [String: Int] = [:]; st.reserveCapacity(users); for e in events { st[e.user, default: 0] += 1 }; n = st.count }
-        var states = (0..<users).map { SubscriberState(user: "u_\($0)") }
-        let t2 = seconds { events.withUnsafeBufferPointer { ev in for _ in 0..<(args.count > 1 ? 20 : 1) { for i in 0..<ev.count { decider.evolve(&states[slots[i]], ev[i]) } } } }
-        print(String(format: "dict lookup only: %.0f ns/event (%d); evolve only by slot: %.0f ns/event", t1 / Double(events.count) * 1e9, n, t2 / Double(events.count) * 1e9))
-    }
 case "foldonly":
     // foldonly [USERS]: the fold alone over pre-decoded events, 5 passes (for profiling).
     let users = args.dropFirst().first.flatMap { Int($0) } ?? 200_000
@@ -148,10 +138,7 @@ case "foldonly":
     var total = 0
     let t = seconds {
         for _ in 0..<5 {
-            var states: [String: SubscriberState] = [:]
-            states.reserveCapacity(users)
-            for i in events.indices { decider.evolve(&states[events[i].user, default: decider.initial(user: events[i].user)], events[i]) }
-            total += states.count
+            total += fold(events, decider, users: users).count
         }
     }
     print(String(format: "fold only %d events x5: %.3f s, %.0f events/s (%d)", events.count, t, Double(events.count * 5) / t, total))
@@ -219,5 +206,5 @@ case "rebuild":
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS]")
+    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS]")
 }
