@@ -55,8 +55,7 @@ public struct UserTable<Fold: UserKeyed> {
 
     /// Runs `body` on the user's fold in place, creating it first if needed.
     @inlinable public mutating func update(_ user: String, _ body: (inout Fold) -> Void) {
-        var user = user
-        user.withUTF8 { b in update(UnsafeRawBufferPointer(b), body) }
+        body(&storage[slot(adding: user)])
     }
 
     /// The same, for a user id given as UTF-8 bytes (a log record's stream) and its FNV-1a hash if

@@ -133,12 +133,12 @@ public enum EventCodec {
 
     /// A string field whose value is one of an enum's frozen tags, matched on its bytes.
     private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type, _ allowed: StaticString) throws(EventDecodingError) -> T {
-        if let i = s.tag(in: T.tags) { return T.allCases[T.allCases.index(T.allCases.startIndex, offsetBy: i)] }
+        if let i = s.tag(in: T.tags) { return T.cases[i] }
         let t = try stringToken(&s, field)
         guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else {
             throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not \(allowed)")
         }
-        return T.allCases[T.allCases.index(T.allCases.startIndex, offsetBy: i)]
+        return T.cases[i]
     }
 
     private static func timestamp(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> Timestamp {

@@ -20,9 +20,24 @@ public enum EventSource: String, Sendable, Hashable, Codable, CaseIterable { cas
 
 /// An enum stored as one of its frozen string tags, matched on raw bytes by the decoder.
 protocol FrozenTag: RawRepresentable<String>, CaseIterable {
+    /// The cases' tags, in the order of `cases`.
     static var tags: TagTable { get }
+    /// The cases, built once (`allCases` builds a new array on every call).
+    static var cases: [Self] { get }
 }
-extension Offer: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
-extension StoreEnvironment: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
-extension ChangeTiming: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
-extension EventSource: FrozenTag { static let tags = TagTable(allCases.map(\.rawValue)) }
+extension Offer: FrozenTag {
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
+}
+extension StoreEnvironment: FrozenTag {
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
+}
+extension ChangeTiming: FrozenTag {
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
+}
+extension EventSource: FrozenTag {
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
+}
