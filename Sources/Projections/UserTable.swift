@@ -58,14 +58,9 @@ public struct UserTable<Fold: UserKeyed> {
         body(&storage[slot(adding: user)])
     }
 
-    /// The same, for a user id given as UTF-8 bytes (a log record's stream) and its FNV-1a hash if
-    /// already computed: no `String` unless the user is new.
-    @inlinable public mutating func update(_ user: UnsafeRawBufferPointer, fnv: UInt64? = nil, _ body: (inout Fold) -> Void) {
-        body(&storage[slot(adding: user, fnv: fnv)])
-    }
-
-    /// The slot of a user id given as UTF-8 bytes, adding the user if new; read and change the
-    /// fold in place through `self[slot:]`.
+    /// The slot of a user id given as UTF-8 bytes (a log record's stream) and its FNV-1a hash if
+    /// already computed, adding the user if new (the only time a `String` is built); read and
+    /// change the fold in place through `self[slot:]`.
     @inlinable public mutating func slot(adding user: UnsafeRawBufferPointer, fnv: UInt64? = nil) -> Int {
         let h = fnv.map { UserIndex.hash(fnv: $0) } ?? UserIndex.hash(user)
         if let found = slot(user, hash: h) { return Int(found) }

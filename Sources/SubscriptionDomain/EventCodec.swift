@@ -28,7 +28,7 @@ public enum EventCodec {
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {
                 let key: TopField
-                switch try fieldName(&s, TopField.table) {
+                switch try fieldName(&s, TopField.tags) {
                 case .known(let index): key = TopField(rawValue: UInt16(index))!
                 case .unknown(let keyToken): throw EventDecodingError("unknown top-level field '\(try s.text(keyToken))' (extra fields belong in data)")
                 }
@@ -39,15 +39,9 @@ public enum EventCodec {
                 switch key {
                 case .id: event.id = try nonEmptyString(&s, label)
                 case .user: event.user = try nonEmptyString(&s, label)
-                case .type:
-                    if let i = s.tag(in: EventType.table) { event.type = EventType.allCasesArray[i]; break }
-                    let t = try stringToken(&s, label)
-                    guard let v = s.withBytes(t, { EventType.from($0) }) else {
-                        throw EventDecodingError("unknown event type '\(try s.text(t))'")
-                    }
-                    event.type = v
+                case .type: event.type = try tag(&s, label, EventType.self) { "unknown event type '\($0)'" }
                 case .time: event.time = try timestamp(&s, label)
-                case .source: event.source = try tag(&s, label, EventSource.self, "store, client or server")
+                case .source: event.source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
                 case .data: try decodeData(&s, into: &event.data)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
@@ -99,7 +93,7 @@ public enum EventCodec {
         case id, type, user, time, data, source, position, version, recorded
         var name: String { "\(self)" }
         static let requiredMask: UInt16 = 1 << id.rawValue | 1 << type.rawValue | 1 << user.rawValue | 1 << time.rawValue
-        static let table = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
+        static let tags = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
     }
 
     /// A field name and its colon: the index of a tag of `table`, or the token of another name.
@@ -131,14 +125,19 @@ public enum EventCodec {
         return v
     }
 
-    /// A string field whose value is one of an enum's frozen tags, matched on its bytes.
-    private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type, _ allowed: StaticString) throws(EventDecodingError) -> T {
+    /// A string field whose value is one of an enum's frozen tags: matched in place, or scanned
+    /// (escapes) and looked up; any other value is refused with `unknown(value)`.
+    private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type,
+                                          unknown: (String) -> String) throws(EventDecodingError) -> T {
         if let i = s.tag(in: T.tags) { return T.cases[i] }
         let t = try stringToken(&s, field)
-        guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else {
-            throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not \(allowed)")
-        }
+        guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else { throw EventDecodingError(unknown(try s.text(t))) }
         return T.cases[i]
+    }
+
+    /// The same for a `data` field, refused as "field 'data.x': 'v' is not `allowed`".
+    private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _ type: T.Type, _ allowed: StaticString) throws(EventDecodingError) -> T {
+        try tag(&s, field, type) { "field '\(field)': '\($0)' is not \(allowed)" }
     }
 
     private static func timestamp(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> Timestamp {
@@ -157,7 +156,7 @@ public enum EventCodec {
         var extraNames: Set<String> = []
         while true {
             let fieldIndex: Int
-            switch try fieldName(&s, EventField.table) {
+            switch try fieldName(&s, EventField.tags) {
             case .known(let index): fieldIndex = index
             case .unknown(let keyToken):
                 let name = try s.text(keyToken)
@@ -168,7 +167,7 @@ public enum EventCodec {
                 try s.expect(0x7D, "',' or '}'")
                 return
             }
-            let field = EventField.allCasesArray[fieldIndex]
+            let field = EventField.cases[fieldIndex]
             let bit = UInt32(1) << UInt32(fieldIndex)
             guard seen & bit == 0 else { throw EventDecodingError("duplicate field 'data.\(field.rawValue)'") }
             seen |= bit

@@ -4,9 +4,9 @@ public enum EventField: String, Sendable, CaseIterable {
     case reason, graceExpires, effective, to, quantity
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
-    /// The field and its index in `allCases` (used as a bit for duplicate checks).
-    static let allCasesArray = Array(allCases)
-    static let table = TagTable(allCases.map(\.rawValue))
+    /// The fields, built once; a field's index here is its bit in the decoder's duplicate check.
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
 }
 
 /// How a purchase was offered.
@@ -18,7 +18,8 @@ public enum ChangeTiming: String, Sendable, Hashable, Codable, CaseIterable { ca
 /// Who reported an event.
 public enum EventSource: String, Sendable, Hashable, Codable, CaseIterable { case store, client, server }
 
-/// An enum stored as one of its frozen string tags, matched on raw bytes by the decoder.
+/// An enum stored as one of its frozen string tags, matched on raw bytes by the decoder
+/// (`EventType` and these value enums).
 protocol FrozenTag: RawRepresentable<String>, CaseIterable {
     /// The cases' tags, in the order of `cases`.
     static var tags: TagTable { get }

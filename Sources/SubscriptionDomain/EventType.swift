@@ -81,10 +81,9 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// Looks a type up by its frozen tag in raw bytes.
-    static func from(_ b: UnsafeRawBufferPointer) -> EventType? {
-        table.index(of: b).map { allCasesArray[$0] }
-    }
-    static let allCasesArray = Array(allCases)
-    static let table = TagTable(allCases.map(\.rawValue))
+}
+
+extension EventType: FrozenTag {
+    static let cases = Array(allCases)
+    static let tags = TagTable(cases.map(\.rawValue))
 }

@@ -17,7 +17,7 @@ import SubscriptionDomain
                 table.update(u) { $0.state.credits = i }
             } else {
                 var bytes = Array(u.utf8)
-                bytes.withUnsafeMutableBytes { b in table.update(UnsafeRawBufferPointer(b)) { $0.state.credits = i } }
+                bytes.withUnsafeMutableBytes { b in table[slot: table.slot(adding: UnsafeRawBufferPointer(b))].state.credits = i }
             }
         }
         #expect(table.count == users.count)

@@ -119,27 +119,27 @@ import Testing
 
     @Test func everyTagIsFoundInPlaceAndByItsBytes() {
         for (i, type) in EventType.allCases.enumerated() {
-            #expect(Self.indexed(EventType.table, type.rawValue) == i)
-            #expect(Self.quoted(EventType.table, type.rawValue + #"","user""#)?.index == i)
-            #expect(Self.quoted(EventType.table, type.rawValue + #"","user""#)?.length == type.rawValue.utf8.count)
+            #expect(Self.indexed(EventType.tags, type.rawValue) == i)
+            #expect(Self.quoted(EventType.tags, type.rawValue + #"","user""#)?.index == i)
+            #expect(Self.quoted(EventType.tags, type.rawValue + #"","user""#)?.length == type.rawValue.utf8.count)
         }
         for (i, field) in EventField.allCases.enumerated() {
-            #expect(Self.indexed(EventField.table, field.rawValue) == i)
-            #expect(Self.quoted(EventField.table, field.rawValue + #"":1}"#)?.index == i)
+            #expect(Self.indexed(EventField.tags, field.rawValue) == i)
+            #expect(Self.quoted(EventField.tags, field.rawValue + #"":1}"#)?.index == i)
         }
     }
 
     @Test func aTagThatIsThePrefixOfAnotherIsMatchedOnlyWhenTheQuoteFollows() {
         let plan = EventField.allCases.firstIndex(of: .plan)!
         let planState = EventField.allCases.firstIndex(of: .planState)!
-        #expect(Self.quoted(EventField.table, #"plan":"x""#)?.index == plan)
-        #expect(Self.quoted(EventField.table, #"planState":"x""#)?.index == planState)
-        #expect(Self.quoted(EventField.table, #"planStat":"x""#) == nil)
-        #expect(Self.quoted(EventField.table, #"plans":"x""#) == nil)
-        #expect(Self.quoted(EventField.table, #"plan\u0053tate":"x""#) == nil)
-        #expect(Self.quoted(EventField.table, "plan") == nil, "no closing quote before the end")
-        #expect(Self.indexed(EventField.table, "planStat") == nil && Self.indexed(EventField.table, "") == nil)
-        #expect(Self.indexed(EventField.table, "originalTransactionX") == nil)
+        #expect(Self.quoted(EventField.tags, #"plan":"x""#)?.index == plan)
+        #expect(Self.quoted(EventField.tags, #"planState":"x""#)?.index == planState)
+        #expect(Self.quoted(EventField.tags, #"planStat":"x""#) == nil)
+        #expect(Self.quoted(EventField.tags, #"plans":"x""#) == nil)
+        #expect(Self.quoted(EventField.tags, #"plan\u0053tate":"x""#) == nil)
+        #expect(Self.quoted(EventField.tags, "plan") == nil, "no closing quote before the end")
+        #expect(Self.indexed(EventField.tags, "planStat") == nil && Self.indexed(EventField.tags, "") == nil)
+        #expect(Self.indexed(EventField.tags, "originalTransactionX") == nil)
     }
 
     @Test func namesAndValuesWrittenWithEscapesDecodeLikeThePlainOnes() throws {
