@@ -105,18 +105,6 @@ public enum Replay {
         }
         return UserTimeline(stored)
     }
-
-    /// A transferred subscription becomes the recipient's (when the recipient has none active).
-    static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions) {
-        let decider = PlanDecider(profile: options.profile)
-        let outgoing = users.folds.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
-        for (_, transfer) in outgoing {
-            var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
-            if recipient.state.subscription?.endedAt == nil && recipient.state.subscription != nil { continue }
-            recipient.state = decider.receiveTransfer(recipient.state, transfer.subscription, at: transfer.time)
-            users[transfer.to] = recipient
-        }
-    }
 }
 
 /// Results of the parallel partitions, written once each.

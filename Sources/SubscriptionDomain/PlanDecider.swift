@@ -188,9 +188,11 @@ public struct PlanDecider: Sendable {
         }
     }
 
-    /// Receives a subscription transferred from another user at `time`.
-    public func receiveTransfer(_ state: SubscriberState, _ subscription: Subscription, at time: Timestamp) -> SubscriberState {
-        var s = state
+    /// Receives a subscription transferred from another user at `time` (TRANSFER-IN), unless the
+    /// user already has a subscription running: then nothing changes. True if it was received.
+    @discardableResult
+    public func receiveTransfer(_ s: inout SubscriberState, _ subscription: Subscription, at time: Timestamp) -> Bool {
+        if let own = s.subscription, own.endedAt == nil { return false }
         var sub = subscription
         sub.endedAt = nil
         sub.endedBy = nil
@@ -200,8 +202,8 @@ public struct PlanDecider: Sendable {
         _ = s.see(sub.transaction)
         _ = s.see(sub.originalTransaction)
         s.rule = .transferIn
-        s.lastEventTime = time
-        return s
+        s.lastEventTime = max(s.lastEventTime ?? time, time)
+        return true
     }
 
     private func end(_ sub: inout Subscription, at time: Timestamp, by rule: Rule) {

@@ -41,8 +41,9 @@ enum QueryCommands {
         let format = try Common.format(a)
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
-        let log = try Common.openLog(a)
-        let view = try Replay.timeline(log: log, user: user).view(PlanDecider(profile: profile), user: user, at: at)
+        let decider = PlanDecider(profile: profile)
+        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at))
+        let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
         case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
         case .table, .csv:
@@ -68,14 +69,15 @@ enum QueryCommands {
         name: "history", summary: "the user's events in effect order, each with the state after it and the rule that applied",
         positionals: nil,
         options: Common.query + [user, OptionSpec(name: "--as-known-at", value: "TIME", help: "only records the log had recorded by then (what the system believed)")],
-        details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end)."
+        details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end). A subscription another user transferred to this one\nshows as a transfer line (kind transfer_in, with the sender and the transfer's position), after the user's own events."
     ) { a in
         guard let user = a.value("--user") else { throw ToolError.usage("history needs --user U") }
         let format = try Common.format(a)
         let at = try Common.at(a)
-        let decider = PlanDecider(profile: try Common.profile(a.value("--profile")))
-        var timeline = try Replay.timeline(log: try Common.openLog(a), user: user)
-        if let known = try Common.time(a, "--as-known-at") { timeline = timeline.known(at: known) }
+        let profile = try Common.profile(a.value("--profile"))
+        let decider = PlanDecider(profile: profile)
+        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at),
+                                         knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []
         var json: [JSON] = []
         var state = decider.initial(user: user)
@@ -88,7 +90,7 @@ enum QueryCommands {
             }
         }
         var last: Timestamp?
-        for entry in timeline.entries where entry.stored.event.time <= at {
+        for entry in history.timeline.entries where entry.stored.event.time <= at {
             let e = entry.stored.event
             if let last { timerRows(after: last, upTo: e.time - .init(nanoseconds: 1)) }
             decider.evolve(&state, e)
@@ -102,6 +104,21 @@ enum QueryCommands {
                 ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
             ]))
             last = e.time
+        }
+        // Subscriptions transferred to the user are handed over after their own events, as a full replay does.
+        for t in history.transfersIn {
+            let e = t.stored.event
+            if let last, e.time > last { timerRows(after: last, upTo: e.time - .init(nanoseconds: 1)) }
+            guard decider.receiveTransfer(&state, t.subscription, at: e.time) else { continue }
+            let v = decider.view(state, at: max(e.time, last ?? e.time))
+            rows.append([e.time.description, "\(t.stored.position)", "transfer from \(t.from)", e.id, "", planLabel(v), state.rule.id, state.rule.summary])
+            json.append(.object([
+                ("kind", .string("transfer_in")), ("time", .time(e.time)), ("position", .int(Int(t.stored.position))),
+                ("recorded", .time(t.stored.recorded)), ("type", .string(e.type.rawValue)), ("id", .string(e.id)), ("from", .string(t.from)),
+                ("late", .bool(false)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
+                ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
+            ]))
+            last = max(last ?? e.time, e.time)
         }
         if let last { timerRows(after: last, upTo: at) }
         switch format {

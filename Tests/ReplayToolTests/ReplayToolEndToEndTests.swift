@@ -173,6 +173,24 @@ import Testing
         #expect(known.last?["kind"] as? String == "timer")
     }
 
+    @Test func stateAndHistoryOfATransferRecipientShowTheSubscriptionTheyReceived() {
+        let s = Scratch()
+        Tool.run(["import", "--log", s.log, "--profile", "sportstime", "events/sportstime.jsonl"])
+        let ask = ["--log", s.log, "--profile", "sportstime", "--user", "rosa-new-account", "--format", "json"]
+        let state = Tool.json(Tool.run(["state"] + ask + ["--at", "2026-01-20T00:00:00Z"]).out) as! [String: Any]
+        #expect(state["planState"] as? String == "pro" && state["product"] as? String == "com.sportstime.pro.monthly")
+        #expect((state["rule"] as? [String: Any])?["id"] as? String == "TRANSFER-IN")
+        let before = Tool.json(Tool.run(["state"] + ask + ["--at", "2026-01-18T11:59:59Z"]).out) as! [String: Any]
+        #expect(before["planState"] as? String == "guest")
+        let history = Tool.json(Tool.run(["history"] + ask + ["--at", "2026-01-20T00:00:00Z"]).out) as! [[String: Any]]
+        #expect(history.count == 1)
+        #expect(history.first?["kind"] as? String == "transfer_in" && history.first?["from"] as? String == "rosa")
+        #expect(history.first?["id"] as? String == "st-011" && history.first?["position"] as? Int == 5 && history.first?["planState"] as? String == "pro")
+        let revenue = Tool.json(Tool.run(["revenue", "--log", s.log, "--profile", "sportstime", "--at", "2026-01-20T00:00:00Z", "--format", "json"]).out) as! [String: Any]
+        let sender = Tool.json(Tool.run(["state", "--log", s.log, "--profile", "sportstime", "--user", "rosa", "--at", "2026-01-20T00:00:00Z", "--format", "json"]).out) as! [String: Any]
+        #expect(sender["planState"] as? String == "free" && revenue["activeSubscriptions"] as? Int == 3)
+    }
+
     @Test func diffListsTheUsersABillingGraceChangeAffects() throws {
         let s = Self.handzLog()
         let seven = Tool.run(["profiles", "show", "handz"]).out.replacingOccurrences(of: "\"billingGraceDays\" : 3", with: "\"billingGraceDays\" : 7")
@@ -203,7 +221,7 @@ import Testing
         let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
         var bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         bytes[bytes.count / 2] ^= 0x01
-        FileManager.default.createFile(atPath: segment, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes))
         let r = Tool.run(["verify", "--log", s.log])
         #expect(r.status == 1)
         #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
@@ -215,7 +233,7 @@ import Testing
         Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
         let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
         let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
-        FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
+        _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
         // The second import was one atomic batch: cut, it is gone whole; the first stays whole.
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
         #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)

@@ -161,8 +161,21 @@ import Testing
         #expect(source.planState == .free && source.rule == .transferOut)
         let before = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
             .state(decider, user: "u1", at: at("2026-01-09T00:00:00Z"))
-        let received = decider.receiveTransfer(decider.initial(user: "u2"), before.subscription!, at: at("2026-01-10T00:00:00Z"))
-        #expect(decider.view(received, at: at("2026-01-11T00:00:00Z")).planState == .pro)
+        var received = decider.initial(user: "u2")
+        #expect(decider.receiveTransfer(&received, before.subscription!, at: at("2026-01-10T00:00:00Z")))
+        #expect(decider.view(received, at: at("2026-01-11T00:00:00Z")).planState == .pro && received.rule == .transferIn)
+    }
+
+    @Test func transferInLeavesARunningSubscriptionInPlace() {
+        let decider = PlanDecider(profile: .handz)
+        let given = UserTimeline([purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", txn: "own")].enumerated()
+            .map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
+        var recipient = given.state(decider, user: "u1", at: at("2026-01-09T00:00:00Z"))
+        var other = recipient.subscription!
+        other.transaction = "theirs"
+        other.expires = at("2026-06-01T00:00:00Z")
+        #expect(!decider.receiveTransfer(&recipient, other, at: at("2026-01-10T00:00:00Z")))
+        #expect(recipient.subscription?.transaction == "own" && recipient.rule == .purchaseStartsPro)
     }
 
     @Test func creditsAddUpAndNeverGoBelowZero() {
