@@ -15,43 +15,51 @@ extension Replay {
     }
 
     /// One user's history as of `options.asOf`, as a full replay would fold it: their own stream
-    /// through the stream index, and the subscriptions transferred to them. A `transfer` is in its
-    /// sender's stream, so those are found by one scan of the log; each sender is then folded from
-    /// their own stream to find what they handed over. With `knownAt`, only records the log had
-    /// recorded by then count.
+    /// and the subscriptions transferred to them. A `transfer` is in its sender's stream, so both
+    /// are gathered by one checked pass over the log (no index needed); when someone transferred to
+    /// the user, a second pass reads the senders' streams, folded to see what they handed over.
+    /// With `knownAt`, only records the log had recorded by then count.
     public static func history(log: EventLog, user: String, options: ReplayOptions, knownAt: Timestamp? = nil) throws -> UserHistory {
-        func stream(_ u: String) throws -> UserTimeline {
-            let t = try timeline(log: log, user: u)
+        func timeline(_ events: [StoredEvent]?) -> UserTimeline {
+            let t = UserTimeline(events ?? [])
             return knownAt.map(t.known(at:)) ?? t
         }
+        let first = try read(log, streams: [user], transfersTo: user)
+        let senders = first.transfers.keys.sorted()
+        let theirs = senders.isEmpty ? [:] : try read(log, streams: Set(senders), transfersTo: nil).streams
         let decider = PlanDecider(profile: options.profile)
         var received: [TransferIn] = []
-        for (sender, sent) in try transfers(log: log, to: user).sorted(by: { $0.key < $1.key }) {
-            let fold = refold(try stream(sender), user: sender, decider: decider, options: options)
+        for sender in senders {
+            let fold = refold(timeline(theirs[sender]), user: sender, decider: decider, options: options)
             guard let out = fold.transferOut, out.to == user,
-                  let stored = sent.last(where: { $0.event.time == out.time && $0.recorded <= knownAt ?? $0.recorded })
+                  let stored = first.transfers[sender]?.last(where: { $0.event.time == out.time && $0.recorded <= knownAt ?? $0.recorded })
             else { continue }
             received.append(TransferIn(from: sender, stored: stored, subscription: out.subscription))
         }
-        return UserHistory(user: user, timeline: try stream(user), transfersIn: received)
+        return UserHistory(user: user, timeline: timeline(first.streams[user]), transfersIn: received)
     }
 
-    /// The `transfer` events naming `user` as recipient, by sender. Payloads are the canonical JSON
-    /// that import writes, so a record that does not hold the user's id as a JSON string is skipped
-    /// without decoding.
-    static func transfers(log: EventLog, to user: String) throws -> [String: [StoredEvent]] {
-        var quoted: [UInt8] = []
-        EventCodec.appendString(user, to: &quoted)
-        var found: [String: [StoredEvent]] = [:]
-        try quoted.withUnsafeBytes { needle in
+    /// One checked pass over the log: the events in the streams of `users`, and, with a
+    /// `recipient`, the `transfer` events naming them, by sender. Payloads are the canonical JSON
+    /// that import writes, so only records holding the canonical `transfer` type are decoded for that.
+    static func read(_ log: EventLog, streams users: Set<String>, transfersTo recipient: String?) throws
+        -> (streams: [String: [StoredEvent]], transfers: [String: [StoredEvent]]) {
+        var filter = UserFilter(bits: max(1 << 10, users.count * 8))
+        for u in users { filter.insert(u) }
+        let marker = EventCodec.canonicalTypeMarker(.transfer)
+        var streams: [String: [StoredEvent]] = [:], transfers: [String: [StoredEvent]] = [:]
+        try marker.withUnsafeBytes { needle in
             try log.forEach { record in
-                guard contains(record.payload, needle) else { return }
-                let event = try decode(record.payload, position: record.position)
-                guard event.type == .transfer, event.data.to == user else { return }
-                found[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
+                let own = filter.member(record.stream)
+                guard own != nil || (recipient != nil && contains(record.payload, needle)) else { return }
+                let stored = StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded))
+                if let own { streams[own, default: []].append(stored) }
+                if let recipient, stored.event.type == .transfer, stored.event.data.to == recipient {
+                    transfers[stored.event.user, default: []].append(stored)
+                }
             }
         }
-        return found
+        return (streams, transfers)
     }
 
     /// Whether `bytes` holds `needle` (non-empty): each candidate first byte found by `memchr`, then compared.

@@ -7,6 +7,12 @@ extension EventCodec {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes that every canonical line of an event of `type` holds, and no canonical line of
+    /// another type: `,"type":"TAG",` (inside a string a quote is escaped, so it cannot occur there).
+    public static func canonicalTypeMarker(_ type: EventType) -> [UInt8] {
+        Array(#","type":""#.utf8) + Array(type.rawValue.utf8) + Array(#"","#.utf8)
+    }
+
     /// Appends the canonical JSON line for `e` to `out`.
     public static func encode(_ e: Event, metadata: Metadata? = nil, into out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)

@@ -54,12 +54,14 @@ enum Common {
         }
     }
 
-    static func openLog(_ a: ParsedArguments, access: EventLog.Access = .read) throws -> EventLog {
+    /// The log named by `--log`; `indexes: false` for a reader that scans instead of looking up streams or ids.
+    static func openLog(_ a: ParsedArguments, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
         let dir = logDirectory(a)
         if access == .read && !FileManager.default.fileExists(atPath: dir + "/segments") {
             throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
         }
         var options = EventLog.Options()
+        options.indexes = indexes
         if ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] != nil {
             let fixed = now()
             options.clock = { fixed.nanoseconds / 1_000_000 }

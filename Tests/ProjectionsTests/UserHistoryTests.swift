@@ -48,7 +48,7 @@ import SubscriptionDomain
     }
 
     @Test func aTransferToSomeoneElseIsNotHandedOver() throws {
-        // "new" appears in the sender's payloads (as a product id), so the byte filter lets those through to the decoder.
+        // "new" appears in the sender's payloads too (as a product id), but only a transfer's `to` names a recipient.
         let log = try TestLog([
             line("1", "purchase", "old", "2026-01-01T00:00:00Z", #"{"product":"new","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#),
             line("2", "transfer", "old", "2026-01-10T00:00:00Z", #"{"to":"newer"}"#),

@@ -34,6 +34,21 @@ import Testing
         }
     }
 
+    @Test func theCanonicalTypeMarkerIsInEveryLineOfItsTypeAndNoOther() {
+        // Ids and users that spell a marker can only hold it escaped.
+        let tricky = [#"x","type":"transfer",""#, #"","type":"refund","#, "plain"]
+        for type in EventType.allCases {
+            let marker = EventCodec.canonicalTypeMarker(type)
+            for other in EventType.allCases {
+                for id in tricky {
+                    let line = Array(EventCodec.encode(event(other, "2026-01-01T00:00:00Z", user: id, id: id) { $0.to = id; $0.reason = id }).utf8)
+                    let holds = line.indices.contains { line[$0...].starts(with: marker) }
+                    #expect(holds == (type == other), "\(type) marker in a \(other) line with id \(id)")
+                }
+            }
+        }
+    }
+
     @Test func unknownDataFieldsAreWrittenBackUnchanged() throws {
         let e = try EventCodec.decode(Self.valid[2])
         #expect(EventCodec.encode(e).contains(#""custom":{"n":[1,-2.5e3,null,true,{"k":"v"}]}"#))
