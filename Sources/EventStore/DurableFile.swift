@@ -1,13 +1,71 @@
-/// Small files replaced atomically and durably (write a temporary file, fsync, rename, fsync the
-/// folder): a reader sees the old content or the new, never a mix. Used for projection checkpoints.
+/// Files replaced atomically and durably (write a temporary file, fsync, rename, fsync the folder):
+/// a reader sees the old content or the new, never a mix. Used for projection checkpoints.
 public enum DurableFile {
     /// Replaces the file at `path` with `bytes`, creating its folder if needed.
     public static func replace(path: String, with bytes: [UInt8]) throws {
-        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !parent.isEmpty { try PlatformDirectory.create(parent) }
-        try PlatformDirectory.replaceFile(path, with: bytes)
+        let replacement = try Replacement(path: path)
+        try bytes.withUnsafeBytes { try replacement.append($0) }
+        try replacement.commit()
     }
 
     /// The file's bytes, or nil if there is no file.
     public static func read(path: String) throws -> [UInt8]? { try PlatformDirectory.readFile(path) }
+
+    /// A replacement written in pieces to `path.tmp`; `commit()` makes it durable and puts it in
+    /// place. Until then (or if the process dies) the file at `path` is the old one.
+    public final class Replacement {
+        let path: String
+        let file: PlatformFile
+        /// Bytes written so far.
+        public private(set) var length = 0
+
+        public init(path: String) throws {
+            self.path = path
+            let parent = Self.parent(of: path)
+            if !parent.isEmpty { try PlatformDirectory.create(parent) }
+            file = try PlatformFile(path: path + ".tmp", mode: .createReadWrite)
+            try file.truncate(to: 0)
+        }
+
+        /// Appends `bytes` to the temporary file.
+        public func append(_ bytes: UnsafeRawBufferPointer) throws {
+            try file.writeAll(bytes, at: length)
+            length += bytes.count
+        }
+
+        /// Flushes the temporary file, renames it over `path` and makes the rename durable.
+        public func commit() throws {
+            try file.sync()
+            try PlatformDirectory.move(file.path, to: path)
+            let parent = Self.parent(of: path)
+            try PlatformDirectory.sync(parent.isEmpty ? "." : parent)
+        }
+
+        static func parent(of path: String) -> String {
+            path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        }
+    }
+
+    /// A file read from its start to its end in pieces.
+    public final class Source {
+        let file: PlatformFile
+        /// The file's size when opened.
+        public let size: Int
+        /// Bytes read so far.
+        public private(set) var offset = 0
+
+        /// Opens the file at `path`, or nil if there is none.
+        public init?(path: String) throws {
+            guard PlatformDirectory.exists(path) else { return nil }
+            file = try PlatformFile(path: path, mode: .readOnly)
+            size = try file.size()
+        }
+
+        /// Reads the next bytes into `buffer` (fewer only at the end); returns how many.
+        public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let n = try file.read(into: buffer, at: offset)
+            offset += n
+            return n
+        }
+    }
 }

@@ -137,18 +137,9 @@ enum PlatformDirectory {
     /// Whether something exists at `path`.
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    /// Atomically replaces `path` with `bytes` (write to a temporary file, fsync, rename, fsync dir).
-    static func replaceFile(_ path: String, with bytes: [UInt8]) throws {
-        let temporary = path + ".tmp"
-        do {
-            let file = try PlatformFile(path: temporary, mode: .createReadWrite)
-            try file.truncate(to: 0)
-            try bytes.withUnsafeBytes { (b) throws in try file.writeAll(b, at: 0) }
-            try file.sync()
-        }
-        guard rename(temporary, path) == 0 else { throw EventStoreError.system("rename", path: path, offset: nil, errno: errno) }
-        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        try sync(parent.isEmpty ? "." : parent)
+    /// Renames `from` over `to` (atomic within one file system).
+    static func move(_ from: String, to: String) throws {
+        guard rename(from, to) == 0 else { throw EventStoreError.system("rename", path: to, offset: nil, errno: errno) }
     }
 
     /// Reads a whole small file, or nil if it does not exist.

@@ -1,7 +1,7 @@
 import SubscriptionDomain
 
 /// How far one user got through the paywall funnel, overall and per paywall `context`.
-struct FunnelProgress: Sendable, Codable {
+struct FunnelProgress: Sendable, Equatable {
     static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
     /// The index of `type` in `steps` (a switch: this runs for every event of a replay).
     static func step(of type: EventType) -> Int? {
@@ -19,7 +19,7 @@ struct FunnelProgress: Sendable, Codable {
     var byContext: [ContextProgress] = []
     var current: Int?
 
-    struct ContextProgress: Sendable, Codable {
+    struct ContextProgress: Sendable, Equatable {
         var context: String
         var reached: UInt8
     }

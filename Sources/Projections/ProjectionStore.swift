@@ -6,9 +6,15 @@ import SubscriptionDomain
 /// position it covers, stored together in one file that is replaced atomically, so a crash never
 /// leaves data ahead of or behind its checkpoint. A refresh reads only the records after the
 /// checkpoint; a projection written by another code version or for another profile is rebuilt.
+///
+/// The file is binary: a magic line, the code version, the profile fingerprint, the position,
+/// the partitions with their folds (UserFold+Binary.swift), and a CRC32C of all that in the last
+/// 4 bytes. It is written and read in chunks of 1 MiB, so neither side holds a second copy.
 public struct ProjectionStore {
-    /// Bump when the fold or the stored shape changes: stored projections of other versions are rebuilt.
-    public static let codeVersion = 1
+    /// Bump when the fold or its stored form changes: stored projections of other versions are rebuilt.
+    /// 2: binary file (1 was JSON).
+    public static let codeVersion = 2
+    static let magic = Array("LDGPROJ\n".utf8)
 
     public let logDirectory: String
     public let profile: Profile
@@ -29,7 +35,7 @@ public struct ProjectionStore {
         public var position: UInt64
     }
 
-    struct Stored: Codable {
+    struct Stored {
         var codeVersion: Int
         var fingerprint: String
         var position: UInt64
@@ -45,7 +51,7 @@ public struct ProjectionStore {
 
     /// The projection file: one per profile content (two profiles named alike, such as a
     /// what-if copy of `handz`, keep separate projections).
-    public var path: String { logDirectory + "/projections/" + profile.name + "-" + fingerprint + ".json" }
+    public var path: String { logDirectory + "/projections/" + profile.name + "-" + fingerprint + ".projection" }
 
     var foldOptions: ReplayOptions {
         var o = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: Int64.max))
@@ -53,17 +59,68 @@ public struct ProjectionStore {
         return o
     }
 
+    /// The stored projection if it is whole (CRC), of this code version and profile, and not ahead of the log.
     func load(headPosition: UInt64) -> Stored? {
-        guard let bytes = try? DurableFile.read(path: path),
-              let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)),
-              stored.codeVersion == Self.codeVersion, stored.fingerprint == fingerprint, stored.position <= headPosition
+        guard let stored = try? read(), stored.codeVersion == Self.codeVersion, stored.fingerprint == fingerprint,
+              stored.position <= headPosition
         else { return nil }
         return stored
     }
 
+    /// Reads the projection file; nil if there is none, `ProjectionReader.Unreadable` if it is not whole.
+    func read(chunk: Int = 1 << 20) throws -> Stored? {
+        guard let source = try DurableFile.Source(path: path) else { return nil }
+        var r = ProjectionReader(source: source, chunk: chunk)
+        guard try r.raw(Self.magic.count) == Self.magic else { throw r.unreadable("not a projection file") }
+        let codeVersion = try r.count(), fingerprint = try r.string(), position = UInt64(bitPattern: try r.int64())
+        var tables: [UserTable<UserFold>] = []
+        for _ in 0..<(try r.count()) {
+            let n = try r.count()
+            var table = UserTable<UserFold>(capacity: n)
+            for _ in 0..<n {
+                let fold = try r.fold()
+                table[fold.user] = fold
+            }
+            tables.append(table)
+        }
+        guard r.offset == source.size - 4 else { throw r.unreadable("\(source.size - 4 - r.offset) bytes after the folds") }
+        let crc = r.crc
+        guard try r.uint32() == crc else { throw r.unreadable("CRC32C does not match: damaged") }
+        return Stored(codeVersion: codeVersion, fingerprint: fingerprint, position: position, users: UserPartitions(tables))
+    }
+
+    /// Writes the projection file in chunks to a temporary file, then puts it in place atomically.
+    func write(_ stored: Stored) throws {
+        let file = try DurableFile.Replacement(path: path)
+        var w = ProjectionWriter()
+        var crc: UInt32 = 0
+        func flush() throws {
+            try w.drain { bytes in
+                crc = CRC32C.checksum(bytes, continuing: crc)
+                try file.append(bytes)
+            }
+        }
+        w.raw(Self.magic)
+        w.count(stored.codeVersion)
+        w.string(stored.fingerprint)
+        w.int64(Int64(bitPattern: stored.position))
+        w.count(stored.users.tables.count)
+        for table in stored.users.tables {
+            w.count(table.count)
+            for i in 0..<table.count {
+                w.fold(table[slot: i])
+                if w.bytes.count >= 1 << 20 { try flush() }
+            }
+        }
+        try flush()
+        w.uint32(crc)
+        try w.drain { try file.append($0) }
+        try file.commit()
+    }
+
     /// Brings the stored projection up to the log's head and saves it; returns the folds.
     func refreshed() throws -> (users: UserPartitions, refresh: Refresh) {
-        let log = try EventLog(directory: logDirectory, access: .read)
+        let log = try Self.openForScans(logDirectory)
         let head = log.head.position
         var users: UserPartitions
         var refresh: Refresh
@@ -79,8 +136,8 @@ public struct ProjectionStore {
                 users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }
-            for user in touched where users[user]!.outOfOrder {
-                users[user] = try Replay.refold(log: log, user: user, decider: decider, options: options)
+            for (user, fold) in try Replay.refold(log: log, users: touched.filter { users[$0]!.outOfOrder }, decider: decider, options: options) {
+                users[user] = fold
             }
             Replay.handTransfers(&users, options: options)
             refresh = Refresh(recordsRead: read, rebuilt: false, position: head)
@@ -89,8 +146,8 @@ public struct ProjectionStore {
             refresh = Refresh(recordsRead: Int(head), rebuilt: true, position: head)
         }
         if refresh.recordsRead > 0 || refresh.rebuilt {
-            let stored = Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, users: users)
-            try? DurableFile.replace(path: path, with: [UInt8](try JSONEncoder().encode(stored)))
+            // The projection is a cache of the log: if it cannot be saved, the answer stands and the next query folds again.
+            try? write(Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, users: users))
         }
         return (users, refresh)
     }
@@ -107,14 +164,21 @@ public struct ProjectionStore {
         options.partitions = partitions
         let later = users.folds.filter { ($0.state.lastEventTime ?? instant) > instant }.map(\.state.user)
         if !later.isEmpty {
-            let log = try EventLog(directory: logDirectory, access: .read)
+            let log = try Self.openForScans(logDirectory)
             let decider = PlanDecider(profile: profile)
-            for user in later {
-                let fold = try Replay.refold(log: log, user: user, decider: decider, options: options)
+            for (user, fold) in try Replay.refold(log: log, users: Set(later), decider: decider, options: options) {
                 users[user] = fold.state.lastEventTime == nil ? nil : fold
             }
             Replay.handTransfers(&users, options: options)
         }
         return LedgerSnapshot(options: options, users: users, headPosition: refresh.position)
+    }
+
+    /// A read handle without indexes: refreshes read the records after the checkpoint and refold
+    /// users from one scan, so the indexes (a whole-log pass at open) would only cost.
+    static func openForScans(_ directory: String) throws -> EventLog {
+        var options = EventLog.Options()
+        options.indexes = false
+        return try EventLog(directory: directory, access: .read, options: options)
     }
 }

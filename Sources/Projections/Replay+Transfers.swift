@@ -44,7 +44,8 @@ extension Replay {
     /// that import writes, so only records holding the canonical `transfer` type are decoded for that.
     static func read(_ log: EventLog, streams users: Set<String>, transfersTo recipient: String?) throws
         -> (streams: [String: [StoredEvent]], transfers: [String: [StoredEvent]]) {
-        var filter = UserFilter(bits: max(1 << 10, users.count * 8))
+        // About 64 bits per user: a record of another user rarely gets past the bitset to build a string.
+        var filter = UserFilter(bits: max(1 << 16, users.count * 64))
         for u in users { filter.insert(u) }
         let marker = EventCodec.canonicalTypeMarker(.transfer)
         var streams: [String: [StoredEvent]] = [:], transfers: [String: [StoredEvent]] = [:]

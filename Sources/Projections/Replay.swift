@@ -53,16 +53,8 @@ public enum Replay {
             guard event.time <= options.asOf else { return }
             users[slot: users.slot(adding: record.stream, fnv: fnv)].apply(event, decider, options)
         }
-        // Users whose events arrived out of time order: collect their events in a second pass and fold again in effect order.
-        let late = users.outOfOrderUsers()
-        guard !late.users.isEmpty else { return users }
-        var collected: [String: [StoredEvent]] = [:]
-        try log.forEach { record in
-            guard let user = late.member(record.stream) else { return }
-            collected[user, default: []]
-                .append(StoredEvent(event: try decode(record.payload, position: record.position), position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
-        }
-        for (user, events) in collected { users[user] = refold(UserTimeline(events), user: user, decider: decider, options: options) }
+        // Users whose events arrived out of time order: gather their events in a second pass and fold again in effect order.
+        for (user, fold) in try refold(log: log, users: users.outOfOrderUsers(), decider: decider, options: options) { users[user] = fold }
         return users
     }
 
@@ -92,18 +84,13 @@ public enum Replay {
         return fold
     }
 
-    /// Folds one user again from their stream, in effect order.
-    static func refold(log: EventLog, user: String, decider: PlanDecider, options: ReplayOptions) throws -> UserFold {
-        refold(try timeline(log: log, user: user), user: user, decider: decider, options: options)
-    }
-
-    /// One user's events in effect order, read through the stream index.
-    public static func timeline(log: EventLog, user: String) throws -> UserTimeline {
-        let stored = try log.records(inStream: user).map { r in
-            StoredEvent(event: try r.payload.withUnsafeBytes { try decode($0, position: r.position) },
-                        position: r.position, recorded: Timestamp(milliseconds: r.recorded))
-        }
-        return UserTimeline(stored)
+    /// Folds these users again from their streams, in effect order, gathered in one pass over the log.
+    static func refold(log: EventLog, users: Set<String>, decider: PlanDecider, options: ReplayOptions) throws -> [String: UserFold] {
+        guard !users.isEmpty else { return [:] }
+        let streams = try read(log, streams: users, transfersTo: nil).streams
+        return Dictionary(uniqueKeysWithValues: users.map { u in
+            (u, refold(UserTimeline(streams[u] ?? []), user: u, decider: decider, options: options))
+        })
     }
 }
 

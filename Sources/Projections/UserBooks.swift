@@ -1,12 +1,12 @@
 import SubscriptionDomain
 
 /// One user's money: what was charged and refunded, per currency, and the paid state for churn.
-struct UserBooks: Sendable, Codable {
+struct UserBooks: Sendable, Equatable {
     var gross: [Amount] = []
     var refunded: [Amount] = []
 
     /// A sum in one currency (a user pays in one or two currencies: a small array, not a dictionary).
-    struct Amount: Sendable, Codable {
+    struct Amount: Sendable, Equatable {
         var currency: String
         var money: Money
     }
@@ -19,7 +19,7 @@ struct UserBooks: Sendable, Codable {
     /// Price of each charged transaction, to value a refund that carries no price.
     var charges: [Charge] = []
 
-    struct Charge: Sendable, Codable {
+    struct Charge: Sendable, Equatable {
         var transaction: String
         var price: Money
         var currency: String

@@ -1,7 +1,7 @@
 import SubscriptionDomain
 
 /// Everything the read models need from one user, folded event by event in effect order.
-struct UserFold: Sendable, Codable, UserKeyed {
+struct UserFold: Sendable, Equatable, UserKeyed {
     var state: SubscriberState
     var user: String { state.user }
     var counts = MetricCounts()
@@ -20,7 +20,7 @@ struct UserFold: Sendable, Codable, UserKeyed {
     private var transferBox: [Transfer] = []
 
     /// A subscription handed to another user.
-    struct Transfer: Sendable, Codable {
+    struct Transfer: Sendable, Equatable {
         var to: String
         var time: Timestamp
         var subscription: Subscription
@@ -121,7 +121,7 @@ struct NotificationTexts {
 }
 
 /// A notification as the fold keeps it: what, when, which trial or issue (the cap), and whether push was off.
-struct NotificationEntry: Sendable, Codable {
+struct NotificationEntry: Sendable, Equatable {
     var kind: ScheduledNotification.Kind
     var fireAt: Timestamp
     /// The trial's or the billing issue's transaction: one notification per trial and per issue.

@@ -1,6 +1,6 @@
 /// The user tables of a replay, one per partition (users split by a hash of their id), kept apart
 /// rather than merged: merging would copy every fold once more at the peak.
-struct UserPartitions: Sendable, Codable {
+struct UserPartitions: Sendable {
     private(set) var tables: [UserTable<UserFold>]
 
     init(_ tables: [UserTable<UserFold>]) { self.tables = tables.isEmpty ? [UserTable<UserFold>()] : tables }

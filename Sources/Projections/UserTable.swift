@@ -95,25 +95,12 @@ public struct UserTable<Fold: UserKeyed> {
 
 extension UserTable: Sendable where Fold: Sendable {}
 
-extension UserTable: Codable where Fold: Codable {
-    public init(from decoder: any Decoder) throws {
-        storage = try ContiguousArray(decoder.singleValueContainer().decode([Fold].self))
-        index = UserIndex(capacity: storage.count)
-        for (i, f) in storage.enumerated() { index.insert(UserIndex.hash(f.user), slot: Int32(i)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(Array(storage))
-    }
-}
-
 extension UserTable where Fold == UserFold {
-    /// The users that must be folded again in effect order, as a filter over their ids' bytes.
-    func outOfOrderUsers() -> UserFilter {
-        var filter = UserFilter(bits: max(1 << 16, count * 8))
+    /// The users that must be folded again in effect order.
+    func outOfOrderUsers() -> Set<String> {
+        var users: Set<String> = []
         // By index, reading two fields: iterating the folds would copy each one.
-        for i in storage.indices where storage[i].outOfOrder { filter.insert(storage[i].state.user) }
-        return filter
+        for i in storage.indices where storage[i].outOfOrder { users.insert(storage[i].state.user) }
+        return users
     }
 }

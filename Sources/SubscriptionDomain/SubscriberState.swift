@@ -72,3 +72,13 @@ public struct SubscriberState: Sendable, Equatable, Codable {
         if !trialUsedGroups.contains(group) { trialUsedGroups.append(group) }
     }
 }
+
+extension Subscription {
+    /// A subscription with its identifying facts; the rest (auto-renew on, nothing ended, no
+    /// billing issue, no price) is set field by field. For readers of stored projections.
+    public init(product: String, group: String, originalTransaction: String, transaction: String,
+                startedAt: Timestamp, expires: Timestamp, isTrial: Bool, environment: StoreEnvironment) {
+        self.init(product: product, group: group, originalTransaction: originalTransaction, transaction: transaction,
+                  startedAt: startedAt, expires: expires, isTrial: isTrial, environment: environment, price: nil, currency: nil)
+    }
+}

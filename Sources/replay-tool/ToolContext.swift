@@ -72,7 +72,7 @@ enum Common {
     /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with
     /// the log first), or a full rebuild when a window or sandbox events are asked for.
     static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil) throws -> LedgerSnapshot {
-        _ = try openLog(a)
+        _ = try openLog(a, indexes: false)   // "no log here" early; the fold scans, so no index is built
         let profile = try profile ?? Common.profile(a.value("--profile"))
         let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")

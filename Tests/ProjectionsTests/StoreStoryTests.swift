@@ -31,7 +31,9 @@ import SubscriptionDomain
         #expect(a.duplicates == 1 && r.duplicates == 1)
         let user = "6f1c2d3e-5a4b-4c3d-9e2f-000000000001"
         let decider = PlanDecider(profile: .handz)
-        func timeline(_ l: TestLog) throws -> UserTimeline { try Replay.timeline(log: try EventLog(directory: l.path, access: .read), user: user) }
+        func timeline(_ l: TestLog) throws -> UserTimeline {
+            try Replay.history(log: try EventLog(directory: l.path, access: .read), user: user, options: ReplayOptions(profile: .handz, asOf: .init(nanoseconds: .max))).timeline
+        }
         let (ta, tr, tc) = (try timeline(apple), try timeline(rc), try timeline(canonical))
         var instant = Timestamp.parse("2026-02-28T00:00:00Z")!
         var states: Set<PlanState> = []

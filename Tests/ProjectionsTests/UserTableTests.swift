@@ -63,11 +63,17 @@ import SubscriptionDomain
         #expect(table.count == users.count)
     }
 
-    @Test func theLateUserFilterAnswersExactlyTheUsersFoldedOutOfOrder() {
+    @Test func theLateUsersAreExactlyTheUsersFoldedOutOfOrder() {
         var table = UserTable<UserFold>()
         let users = Self.ids(3_000)
         for (i, u) in users.enumerated() { table.update(u) { $0.outOfOrder = i.isMultiple(of: 7) } }
-        let filter = table.outOfOrderUsers()
+        #expect(table.outOfOrderUsers() == Set(users.enumerated().filter { $0.offset.isMultiple(of: 7) }.map(\.element)))
+    }
+
+    @Test func theUserFilterAnswersExactlyItsUsers() {
+        let users = Self.ids(3_000)
+        var filter = UserFilter(bits: 1 << 10)   // few bits: many hash hits must still be told apart
+        for (i, u) in users.enumerated() where i.isMultiple(of: 7) { filter.insert(u) }
         for (i, u) in users.enumerated() {
             var bytes = Array(u.utf8)
             let member = bytes.withUnsafeMutableBytes { filter.member(UnsafeRawBufferPointer($0)) }

@@ -1,0 +1,118 @@
+import SubscriptionDomain
+
+// The binary form of a user's fold in the kept projection (ProjectionStore.formatVersion). Writer
+// and reader sit side by side and take the fields in the same order; a change of either is a
+// change of the stored format: bump ProjectionStore.codeVersion so stored projections are rebuilt.
+
+extension ProjectionWriter {
+    mutating func fold(_ f: UserFold) {
+        state(f.state)
+        for i in MetricCounts.names.indices { varint(UInt64(f.counts[i])) }
+        raw(CollectionOfOne(f.funnel.reached))
+        array(f.funnel.byContext) { w, c in w.string(c.context); w.raw(CollectionOfOne(c.reached)) }
+        optional(f.funnel.current) { w, c in w.int(c) }
+        array(f.notifications) { w, n in
+            w.string(n.kind.rawValue); w.time(n.fireAt); w.string(n.key); w.bool(n.inAppOnly); w.bool(n.cancelled)
+        }
+        for amounts in [f.books.gross, f.books.refunded] { array(amounts) { w, a in w.string(a.currency); w.money(a.money) } }
+        array(f.books.charges) { w, c in w.string(c.transaction); w.money(c.price); w.string(c.currency) }
+        optional(f.trialStartedAt) { w, t in w.time(t) }
+        bool(f.trialConverted)
+        bool(f.outOfOrder)
+        optional(f.transferOut) { w, t in w.string(t.to); w.time(t.time); w.subscription(t.subscription) }
+    }
+
+    mutating func state(_ s: SubscriberState) {
+        string(s.user)
+        bool(s.hasAccount)
+        bool(s.everPurchased)
+        optional(s.subscription) { w, sub in w.subscription(sub) }
+        optional(s.sandbox) { w, sub in w.subscription(sub) }
+        for strings in [s.sandboxTransactions, s.trialUsedGroups, s.seenTransactions, s.disabledCategories] {
+            array(strings) { w, t in w.string(t) }
+        }
+        int(s.credits)
+        array(s.consumables.sorted { $0.key < $1.key }) { w, c in w.string(c.key); w.int(c.value) }
+        string(s.rule.rawValue)
+        optional(s.lastEventTime) { w, t in w.time(t) }
+    }
+
+    mutating func subscription(_ s: Subscription) {
+        for text in [s.product, s.group, s.originalTransaction, s.transaction] { string(text) }
+        time(s.startedAt)
+        time(s.expires)
+        bool(s.autoRenew)
+        bool(s.isTrial)
+        optional(s.endedAt) { w, t in w.time(t) }
+        optional(s.endedBy) { w, r in w.string(r.rawValue) }
+        optional(s.refundedTransaction) { w, t in w.string(t) }
+        optional(s.billingIssueAt) { w, t in w.time(t) }
+        optional(s.graceEndsAt) { w, t in w.time(t) }
+        optional(s.pendingProduct) { w, p in w.string(p) }
+        string(s.environment.rawValue)
+        optional(s.price) { w, m in w.money(m) }
+        optional(s.currency) { w, c in w.string(c) }
+    }
+}
+
+extension ProjectionReader {
+    mutating func fold() throws -> UserFold {
+        var f = UserFold(user: "")
+        f.state = try state()
+        for i in MetricCounts.names.indices {
+            let n = try varint()
+            guard n <= UInt64(UInt32.max) else { throw unreadable("count \(n) is not plausible") }
+            f.counts[i] = UInt32(n)
+        }
+        f.funnel.reached = try byte()
+        f.funnel.byContext = try array { r in FunnelProgress.ContextProgress(context: try r.sharedString(), reached: try r.byte()) }
+        f.funnel.current = try optional { r in try r.int() }
+        f.notifications = try array { r in
+            NotificationEntry(kind: try r.tag(ScheduledNotification.Kind.self), fireAt: try r.time(), key: try r.string(),
+                              inAppOnly: try r.bool(), cancelled: try r.bool())
+        }
+        f.books.gross = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
+        f.books.refunded = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
+        f.books.charges = try array { r in UserBooks.Charge(transaction: try r.string(), price: try r.money(), currency: try r.sharedString()) }
+        f.trialStartedAt = try optional { r in try r.time() }
+        f.trialConverted = try bool()
+        f.outOfOrder = try bool()
+        f.transferOut = try optional { r in UserFold.Transfer(to: try r.string(), time: try r.time(), subscription: try r.subscription()) }
+        return f
+    }
+
+    mutating func state() throws -> SubscriberState {
+        var s = SubscriberState(user: try string())
+        s.hasAccount = try bool()
+        s.everPurchased = try bool()
+        s.subscription = try optional { r in try r.subscription() }
+        s.sandbox = try optional { r in try r.subscription() }
+        s.sandboxTransactions = try array { r in try r.string() }
+        s.trialUsedGroups = try array { r in try r.sharedString() }
+        s.seenTransactions = try array { r in try r.string() }
+        s.disabledCategories = try array { r in try r.sharedString() }
+        s.credits = try int()
+        let consumables = try array { r in (try r.string(), try r.int()) }
+        s.consumables = Dictionary(consumables, uniquingKeysWith: { _, last in last })
+        s.rule = try tag(Rule.self)
+        s.lastEventTime = try optional { r in try r.time() }
+        return s
+    }
+
+    mutating func subscription() throws -> Subscription {
+        var s = Subscription(product: try sharedString(), group: try sharedString(), originalTransaction: try string(), transaction: try string(),
+                             startedAt: try time(), expires: try time(), isTrial: false, environment: .production)
+        s.autoRenew = try bool()
+        s.isTrial = try bool()
+        s.endedAt = try optional { r in try r.time() }
+        s.endedBy = try optional { r in try r.tag(Rule.self) }
+        s.refundedTransaction = try optional { r in try r.string() }
+        s.billingIssueAt = try optional { r in try r.time() }
+        s.graceEndsAt = try optional { r in try r.time() }
+        s.pendingProduct = try optional { r in try r.sharedString() }
+        s.environment = try tag(StoreEnvironment.self)
+        s.price = try optional { r in try r.money() }
+        s.currency = try optional { r in try r.sharedString() }
+        return s
+    }
+}
