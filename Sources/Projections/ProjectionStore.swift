@@ -136,9 +136,7 @@ public struct ProjectionStore {
                 users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }
-            for (user, fold) in try Replay.refold(log: log, users: touched.filter { users[$0]!.outOfOrder }, decider: decider, options: options) {
-                users[user] = fold
-            }
+            try Replay.refold(log: log, users: touched.filter { users[$0]!.outOfOrder }, decider: decider, options: options) { users[$0] = $1 }
             Replay.handTransfers(&users, options: options)
             refresh = Refresh(recordsRead: read, rebuilt: false, position: head)
         } else {
@@ -166,7 +164,7 @@ public struct ProjectionStore {
         if !later.isEmpty {
             let log = try Self.openForScans(logDirectory)
             let decider = PlanDecider(profile: profile)
-            for (user, fold) in try Replay.refold(log: log, users: Set(later), decider: decider, options: options) {
+            try Replay.refold(log: log, users: Set(later), decider: decider, options: options) { user, fold in
                 users[user] = fold.state.lastEventTime == nil ? nil : fold
             }
             Replay.handTransfers(&users, options: options)

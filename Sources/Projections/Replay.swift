@@ -54,7 +54,7 @@ public enum Replay {
             users[slot: users.slot(adding: record.stream, fnv: fnv)].apply(event, decider, options)
         }
         // Users whose events arrived out of time order: gather their events in a second pass and fold again in effect order.
-        for (user, fold) in try refold(log: log, users: users.outOfOrderUsers(), decider: decider, options: options) { users[user] = fold }
+        try refold(log: log, users: users.outOfOrderUsers(), decider: decider, options: options) { users[$0] = $1 }
         return users
     }
 
@@ -84,13 +84,15 @@ public enum Replay {
         return fold
     }
 
-    /// Folds these users again from their streams, in effect order, gathered in one pass over the log.
-    static func refold(log: EventLog, users: Set<String>, decider: PlanDecider, options: ReplayOptions) throws -> [String: UserFold] {
-        guard !users.isEmpty else { return [:] }
-        let streams = try read(log, streams: users, transfersTo: nil).streams
-        return Dictionary(uniqueKeysWithValues: users.map { u in
-            (u, refold(UserTimeline(streams[u] ?? []), user: u, decider: decider, options: options))
-        })
+    /// Folds these users again from their streams, in effect order, gathered in one pass over the
+    /// log; hands each fold to `put` as it is made, and drops its events then.
+    static func refold(log: EventLog, users: Set<String>, decider: PlanDecider, options: ReplayOptions,
+                       into put: (String, UserFold) -> Void) throws {
+        guard !users.isEmpty else { return }
+        var streams = try read(log, streams: users, transfersTo: nil).streams
+        for user in users {
+            put(user, refold(UserTimeline(streams.removeValue(forKey: user) ?? []), user: user, decider: decider, options: options))
+        }
     }
 }
 
