@@ -1,7 +1,7 @@
 import EventStore
 import SubscriptionDomain
 
-/// Reads what `ProjectionWriter` wrote, from memory or from a file in chunks, keeping the CRC32C
+/// Reads what `ProjectionWriter` wrote, from a file in chunks, keeping the CRC32C
 /// of every byte it loads before `checkedLength` (the file's last 4 bytes hold that CRC). Any
 /// shortfall or impossible value throws `Unreadable`: the projection is then rebuilt, never trusted.
 struct ProjectionReader {
@@ -17,7 +17,7 @@ struct ProjectionReader {
     private var end = 0
     /// File offset of `buffer[0]`.
     private var base = 0
-    private let source: DurableFile.Source?
+    private let source: DurableFile.Source
     private let checkedLength: Int
     /// CRC32C of the bytes loaded so far, up to `checkedLength`.
     private(set) var crc: UInt32 = 0
@@ -31,14 +31,6 @@ struct ProjectionReader {
         checkedLength = max(0, source.size - 4)
     }
 
-    /// Reads bytes held in memory (no CRC trailer).
-    init(bytes: [UInt8]) {
-        source = nil
-        buffer = bytes
-        end = bytes.count
-        checkedLength = bytes.count
-    }
-
     /// Where the next byte is, from the start.
     var offset: Int { base + at }
 
@@ -47,7 +39,7 @@ struct ProjectionReader {
     /// Makes sure `n` bytes are buffered, loading more from the file if needed.
     private mutating func need(_ n: Int) throws {
         if end - at >= n { return }
-        guard let source, base + at + n <= source.size else { throw unreadable("ends early (\(n) more bytes needed)") }
+        guard base + at + n <= source.size else { throw unreadable("ends early (\(n) more bytes needed)") }
         if at > 0 {
             buffer.withUnsafeMutableBytes { b in b.baseAddress!.copyMemory(from: b.baseAddress! + at, byteCount: end - at) }
             base += at

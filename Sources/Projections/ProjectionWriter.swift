@@ -28,6 +28,7 @@ struct ProjectionWriter {
 
     mutating func count(_ n: Int) { varint(UInt64(n)) }
     mutating func int(_ v: Int) { varint(UInt64(bitPattern: Int64((v << 1) ^ (v >> 63)))) }
+    mutating func byte(_ b: UInt8) { bytes.append(b) }
     mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
 
     mutating func int64(_ v: Int64) {

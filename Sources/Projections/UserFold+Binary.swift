@@ -8,8 +8,8 @@ extension ProjectionWriter {
     mutating func fold(_ f: UserFold) {
         state(f.state)
         for i in MetricCounts.names.indices { varint(UInt64(f.counts[i])) }
-        raw(CollectionOfOne(f.funnel.reached))
-        array(f.funnel.byContext) { w, c in w.string(c.context); w.raw(CollectionOfOne(c.reached)) }
+        byte(f.funnel.reached)
+        array(f.funnel.byContext) { w, c in w.string(c.context); w.byte(c.reached) }
         optional(f.funnel.current) { w, c in w.int(c) }
         array(f.notifications) { w, n in
             w.string(n.kind.rawValue); w.time(n.fireAt); w.string(n.key); w.bool(n.inAppOnly); w.bool(n.cancelled)

@@ -89,36 +89,34 @@ enum QueryCommands {
                                      ("graceReason", .text(v.graceReason?.rawValue)), ("rule", .string(v.rule.id)), ("ruleSummary", .string(v.rule.summary))]))
             }
         }
+        /// A row for a stored event and the state after it: one of the user's own, or a transfer to them.
+        func eventRow(_ kind: String, _ stored: StoredEvent, label: String, late: Bool, from: String? = nil, view v: PlanView) {
+            let e = stored.event
+            rows.append([e.time.description, "\(stored.position)", label, e.id, late ? "late" : "", planLabel(v), state.rule.id, state.rule.summary])
+            json.append(.object([
+                ("kind", .string(kind)), ("time", .time(e.time)), ("position", .int(Int(stored.position))),
+                ("recorded", .time(stored.recorded)), ("type", .string(e.type.rawValue)), ("id", .string(e.id)),
+            ] + (from.map { [("from", JSON.string($0))] } ?? []) + [
+                ("late", .bool(late)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
+                ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
+            ]))
+        }
         var last: Timestamp?
         for entry in history.timeline.entries where entry.stored.event.time <= at {
             let e = entry.stored.event
             if let last { timerRows(after: last, upTo: e.time - .init(nanoseconds: 1)) }
             decider.evolve(&state, e)
-            let v = decider.view(state, at: e.time)
-            rows.append([e.time.description, "\(entry.stored.position)", e.type.rawValue, e.id, entry.isLate ? "late" : "",
-                         planLabel(v), state.rule.id, state.rule.summary])
-            json.append(.object([
-                ("kind", .string("event")), ("time", .time(e.time)), ("position", .int(Int(entry.stored.position))),
-                ("recorded", .time(entry.stored.recorded)), ("type", .string(e.type.rawValue)), ("id", .string(e.id)),
-                ("late", .bool(entry.isLate)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
-                ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
-            ]))
+            eventRow("event", entry.stored, label: e.type.rawValue, late: entry.isLate, view: decider.view(state, at: e.time))
             last = e.time
         }
         // Subscriptions transferred to the user are handed over after their own events, as a full replay does.
         for t in history.transfersIn {
-            let e = t.stored.event
-            if let last, e.time > last { timerRows(after: last, upTo: e.time - .init(nanoseconds: 1)) }
-            guard decider.receiveTransfer(&state, t.subscription, at: e.time) else { continue }
-            let v = decider.view(state, at: max(e.time, last ?? e.time))
-            rows.append([e.time.description, "\(t.stored.position)", "transfer from \(t.from)", e.id, "", planLabel(v), state.rule.id, state.rule.summary])
-            json.append(.object([
-                ("kind", .string("transfer_in")), ("time", .time(e.time)), ("position", .int(Int(t.stored.position))),
-                ("recorded", .time(t.stored.recorded)), ("type", .string(e.type.rawValue)), ("id", .string(e.id)), ("from", .string(t.from)),
-                ("late", .bool(false)), ("planState", .string(v.planState.rawValue)), ("graceReason", .text(v.graceReason?.rawValue)),
-                ("rule", .string(state.rule.id)), ("ruleSummary", .string(state.rule.summary)),
-            ]))
-            last = max(last ?? e.time, e.time)
+            let time = t.stored.event.time
+            if let last, time > last { timerRows(after: last, upTo: time - .init(nanoseconds: 1)) }
+            guard decider.receiveTransfer(&state, t.subscription, at: time) else { continue }
+            eventRow("transfer_in", t.stored, label: "transfer from \(t.from)", late: false, from: t.from,
+                     view: decider.view(state, at: max(time, last ?? time)))
+            last = max(last ?? time, time)
         }
         if let last { timerRows(after: last, upTo: at) }
         switch format {
