@@ -118,8 +118,8 @@ public struct ProjectionStore {
         try file.commit()
     }
 
-    /// Brings the stored projection up to the log's head and saves it; returns the folds.
-    func refreshed() throws -> (users: UserPartitions, refresh: Refresh) {
+    /// Brings the stored projection up to the log's head and saves it; returns the folds and the log handle it read.
+    func refreshed() throws -> (users: UserPartitions, refresh: Refresh, log: EventLog) {
         let log = try Self.openForScans(logDirectory)
         let head = log.head.position
         var users: UserPartitions
@@ -147,7 +147,7 @@ public struct ProjectionStore {
             // The projection is a cache of the log: if it cannot be saved, the answer stands and the next query folds again.
             try? write(Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, users: users))
         }
-        return (users, refresh)
+        return (users, refresh, log)
     }
 
     /// Refreshes the stored projection and reports what that cost.
@@ -157,12 +157,11 @@ public struct ProjectionStore {
     /// The read models as of `instant`, from the kept projection; users with events after the
     /// instant are folded again from their own stream, up to it.
     public func snapshot(asOf instant: Timestamp) throws -> LedgerSnapshot {
-        var (users, refresh) = try refreshed()
+        var (users, refresh, log) = try refreshed()
         var options = ReplayOptions(profile: profile, asOf: instant)
         options.partitions = partitions
         let later = users.folds.filter { ($0.state.lastEventTime ?? instant) > instant }.map(\.state.user)
         if !later.isEmpty {
-            let log = try Self.openForScans(logDirectory)
             let decider = PlanDecider(profile: profile)
             try Replay.refold(log: log, users: Set(later), decider: decider, options: options) { user, fold in
                 users[user] = fold.state.lastEventTime == nil ? nil : fold

@@ -57,9 +57,7 @@ enum Common {
     /// The log named by `--log`; `indexes: false` for a reader that scans instead of looking up streams or ids.
     static func openLog(_ a: ParsedArguments, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
         let dir = logDirectory(a)
-        if access == .read && !FileManager.default.fileExists(atPath: dir + "/segments") {
-            throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
-        }
+        if access == .read { try requireLog(a) }
         var options = EventLog.Options()
         options.indexes = indexes
         if ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] != nil {
@@ -69,10 +67,18 @@ enum Common {
         return try EventLog(directory: dir, access: access, options: options)
     }
 
+    /// Refuses a `--log` folder that holds no log, before anything reads it.
+    static func requireLog(_ a: ParsedArguments) throws {
+        let dir = logDirectory(a)
+        if !FileManager.default.fileExists(atPath: dir + "/segments") {
+            throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
+        }
+    }
+
     /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with
     /// the log first), or a full rebuild when a window or sandbox events are asked for.
     static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil) throws -> LedgerSnapshot {
-        _ = try openLog(a, indexes: false)   // "no log here" early; the fold scans, so no index is built
+        try requireLog(a)   // the projection or the rebuild opens the log itself
         let profile = try profile ?? Common.profile(a.value("--profile"))
         let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")
