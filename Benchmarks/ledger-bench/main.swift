@@ -190,21 +190,23 @@ case "scan":
     let t = try seconds { try log.forEach { n += 1; h &+= FNV1a.hash($0.stream) } }
     print(String(format: "scan %d records with CRC checks: %.2f s, %.0f records/s (%d)", n, t, Double(n) / t, h & 0xFF))
 case "rebuild":
-    // rebuild DIR P: full rebuild of every read model from the log DIR with P partitions.
-    guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS]"); exit(2) }
+    // rebuild DIR P [log]: full rebuild of every read model from the log DIR with P partitions,
+    // through the event cache (built first if missing or stale), or with `log` from the JSON records.
+    guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS] [log]"); exit(2) }
     let dir = args[args.startIndex + 1]
     var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
     options.partitions = args.count >= 3 ? Int(args[args.startIndex + 2]) ?? 1 : 1
+    options.eventCache = !(args.count >= 4 && args[args.startIndex + 3] == "log")
     var snapshot: LedgerSnapshot?
     let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
     let events = Double(snapshot!.headPosition)
     let foldPeak = residentMiB()
     var users = 0
     let readModels = seconds { users = snapshot!.userIDs.count; _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
-    print(String(format: "rebuild %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
-                 events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
+    print(String(format: "rebuild (%@) %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
+                 options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS]")
+    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log]")
 }

@@ -11,6 +11,9 @@ public enum DurableFile {
     /// The file's bytes, or nil if there is no file.
     public static func read(path: String) throws -> [UInt8]? { try PlatformDirectory.readFile(path) }
 
+    /// Removes the file at `path` (a cache found damaged); nothing to do if there is none.
+    public static func remove(path: String) throws { try PlatformDirectory.remove(path) }
+
     /// A replacement written in pieces to `path.tmp`; `commit()` makes it durable and puts it in
     /// place. Until then (or if the process dies) the file at `path` is the old one.
     public final class Replacement {

@@ -142,6 +142,11 @@ enum PlatformDirectory {
         guard rename(from, to) == 0 else { throw EventStoreError.system("rename", path: to, offset: nil, errno: errno) }
     }
 
+    /// Removes the file at `path`; nothing to do if there is none.
+    static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw EventStoreError.system("unlink", path: path, offset: nil, errno: errno) }
+    }
+
     /// Reads a whole small file, or nil if it does not exist.
     static func readFile(_ path: String) throws -> [UInt8]? {
         guard exists(path) else { return nil }

@@ -92,6 +92,10 @@ public struct AppendReceipt: Sendable, Equatable {
 public struct LogHead: Sendable, Equatable {
     public var position: UInt64
     public var hash: SHA256.Digest
+    public init(position: UInt64, hash: SHA256.Digest) {
+        self.position = position
+        self.hash = hash
+    }
 }
 
 /// What opening for append found and repaired.

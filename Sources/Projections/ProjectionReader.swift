@@ -18,7 +18,7 @@ struct ProjectionReader {
     /// File offset of `buffer[0]`.
     private var base = 0
     private let source: DurableFile.Source
-    private let checkedLength: Int
+    let checkedLength: Int
     /// CRC32C of the bytes loaded so far, up to `checkedLength`.
     private(set) var crc: UInt32 = 0
     /// Strings many folds hold alike (products, groups, currencies, contexts), kept once.
@@ -37,8 +37,12 @@ struct ProjectionReader {
     func unreadable(_ reason: String) -> Unreadable { Unreadable(offset: offset, reason: reason) }
 
     /// Makes sure `n` bytes are buffered, loading more from the file if needed.
-    private mutating func need(_ n: Int) throws {
-        if end - at >= n { return }
+    @inline(__always) private mutating func need(_ n: Int) throws {
+        if end - at < n { try load(n) }
+    }
+
+    /// Moves the unread bytes to the front of the buffer and reads more, keeping the CRC.
+    @inline(never) private mutating func load(_ n: Int) throws {
         guard base + at + n <= source.size else { throw unreadable("ends early (\(n) more bytes needed)") }
         if at > 0 {
             buffer.withUnsafeMutableBytes { b in b.baseAddress!.copyMemory(from: b.baseAddress! + at, byteCount: end - at) }
@@ -65,6 +69,12 @@ struct ProjectionReader {
         return Array(buffer[at..<(at + n)])
     }
 
+    /// Passes over `n` bytes (still checked by the CRC).
+    mutating func skip(_ n: Int) throws {
+        try need(n)
+        at += n
+    }
+
     mutating func byte() throws -> UInt8 {
         try need(1)
         defer { at += 1 }
@@ -72,6 +82,11 @@ struct ProjectionReader {
     }
 
     mutating func varint() throws -> UInt64 {
+        // Most varints are one byte.
+        if at < end, buffer[at] < 0x80 {
+            defer { at += 1 }
+            return UInt64(buffer[at])
+        }
         var v: UInt64 = 0
         var shift: UInt64 = 0
         while true {

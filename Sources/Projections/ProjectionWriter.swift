@@ -12,8 +12,11 @@ struct ProjectionWriter {
     /// Hands the bytes written so far to `sink` and starts again (for writing in chunks).
     mutating func drain(_ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         try bytes.withUnsafeBytes(sink)
-        bytes.removeAll(keepingCapacity: true)
+        removeAll()
     }
+
+    /// Forgets the bytes written so far, keeping the memory.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     mutating func raw(_ b: some Sequence<UInt8>) { bytes.append(contentsOf: b) }
 

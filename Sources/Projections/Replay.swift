@@ -6,15 +6,26 @@ import SubscriptionDomain
 /// of their id, folded in parallel), then users whose events arrived out of time order are folded
 /// again from their own stream in effect order, then transfers are handed to their recipients.
 public enum Replay {
-    /// Folds the log in `directory`.
+    /// Folds the log in `directory`. With `options.eventCache`, events are read from the event
+    /// cache (built first if missing or stale); a partition that finds it damaged removes it and
+    /// folds from the log.
     public static func run(directory: String, options: ReplayOptions) throws -> LedgerSnapshot {
         let partitions = max(1, options.partitions)
+        let log = try ProjectionStore.openForScans(directory)
+        let head = log.head
+        let cached = options.eventCache && eventCacheReady(log)
         let results = PartitionResults(count: partitions)
         DispatchQueue.concurrentPerform(iterations: partitions) { p in
             do {
-                var logOptions = EventLog.Options()
-                logOptions.indexes = false
-                let log = try EventLog(directory: directory, access: .read, options: logOptions)
+                if cached {
+                    do {
+                        results.set(p, .success((try fold(cache: directory, head: head, partition: p, of: partitions, options: options), head.position)))
+                        return
+                    } catch {
+                        try? DurableFile.remove(path: EventCache.path(directory))
+                    }
+                }
+                let log = try ProjectionStore.openForScans(directory)
                 let users = try fold(log: log, partition: p, of: partitions, options: options)
                 results.set(p, .success((users, log.head.position)))
             } catch {
@@ -22,15 +33,15 @@ public enum Replay {
             }
         }
         var tables: [UserTable<UserFold>] = []
-        var head: UInt64 = 0
+        var last: UInt64 = 0
         for r in results.takeAll() {
             let (part, h) = try r.get()
             tables.append(part)
-            head = max(head, h)
+            last = max(last, h)
         }
         var users = UserPartitions(tables)
         handTransfers(&users, options: options)
-        return LedgerSnapshot(options: options, users: users, headPosition: head)
+        return LedgerSnapshot(options: options, users: users, headPosition: last)
     }
 
     /// FNV-1a of the user id: which partition folds this user.
@@ -91,7 +102,12 @@ public enum Replay {
     static func refold(log: EventLog, users: Set<String>, decider: PlanDecider, options: ReplayOptions,
                        into put: (String, UserFold) -> Void) throws {
         guard !users.isEmpty else { return }
-        let streams = try read(log, streams: users, transfersTo: nil).streams
+        refold(streams: try read(log, streams: users, transfersTo: nil).streams, users: users, decider: decider, options: options, into: put)
+    }
+
+    /// Folds these users again from their gathered events, handing each fold to `put`.
+    static func refold(streams: [String: [StoredEvent]], users: Set<String>, decider: PlanDecider, options: ReplayOptions,
+                       into put: (String, UserFold) -> Void) {
         for user in users {
             put(user, refold(UserTimeline(streams[user] ?? []), user: user, decider: decider, options: options))
         }

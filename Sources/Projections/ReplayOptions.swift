@@ -13,6 +13,9 @@ public struct ReplayOptions: Sendable {
     public var includeSandbox = false
     /// Users are split by a hash of their id into this many partitions, folded in parallel.
     public var partitions = 1
+    /// Read events from the event cache next to the projections (built when missing or stale)
+    /// instead of parsing every JSON payload; off, every record of the log is decoded.
+    public var eventCache = true
 
     public init(profile: Profile, asOf: Timestamp) {
         self.profile = profile

@@ -1,0 +1,118 @@
+import SubscriptionDomain
+
+// The binary form of one event in the cache. Writer and reader sit side by side and take the
+// fields in the same order; a change of either, or of the catalog's enums, is a change of the
+// stored form: bump EventCache.codeVersion so caches are rebuilt.
+//
+// Body: id, type, time, recorded, source, then a bit mask of the `data` fields present and those
+// fields in declaration order. Ids, transactions and transfer recipients are written out (they are
+// nearly all different); the other strings are shared strings, named by number.
+
+extension EventCache {
+    static let types = Array(EventType.allCases)
+    static let sources = Array(EventSource.allCases)
+    static let offers = Array(Offer.allCases)
+    static let environments = Array(StoreEnvironment.allCases)
+    static let timings = Array(ChangeTiming.allCases)
+
+    /// The bits of the `data` mask, in the order the fields are written.
+    enum DataBit: Int, CaseIterable {
+        case product, transaction, originalTransaction, expires, offer, price, currency, environment, reason,
+             graceExpires, effective, to, quantity, context, sourceScreen, planState, trialEligible, trialUsed,
+             plan, errorCode, category, extra
+    }
+}
+
+extension EventCache.Writer {
+    mutating func writeBody(_ e: Event, recorded: Int64) {
+        typealias C = EventCache
+        body.string(e.id)
+        body.byte(UInt8(C.types.firstIndex(of: e.type)!))
+        body.time(e.time)
+        body.int64(recorded)
+        body.byte(e.source.map { UInt8(C.sources.firstIndex(of: $0)! + 1) } ?? 0)
+        let d = e.data
+        let present: [Bool] = [
+            d.product != nil, d.transaction != nil, d.originalTransaction != nil, d.expires != nil, d.offer != nil,
+            d.price != nil, d.currency != nil, d.environment != nil, d.reason != nil, d.graceExpires != nil,
+            d.effective != nil, d.to != nil, d.quantity != nil, d.context != nil, d.sourceScreen != nil,
+            d.planState != nil, d.trialEligible != nil, d.trialUsed != nil, d.plan != nil, d.errorCode != nil,
+            d.category != nil, !d.extra.isEmpty,
+        ]
+        body.varint(present.enumerated().reduce(0) { $1.element ? $0 | 1 << UInt64($1.offset) : $0 })
+        if let v = d.product { shared(v) }
+        if let v = d.transaction { body.string(v) }
+        if let v = d.originalTransaction { body.string(v) }
+        if let v = d.expires { body.time(v) }
+        if let v = d.offer { body.byte(UInt8(C.offers.firstIndex(of: v)!)) }
+        if let v = d.price { body.money(v) }
+        if let v = d.currency { shared(v) }
+        if let v = d.environment { body.byte(UInt8(C.environments.firstIndex(of: v)!)) }
+        if let v = d.reason { shared(v) }
+        if let v = d.graceExpires { body.time(v) }
+        if let v = d.effective { body.byte(UInt8(C.timings.firstIndex(of: v)!)) }
+        if let v = d.to { body.string(v) }
+        if let v = d.quantity { body.int(v) }
+        for v in [d.context, d.sourceScreen, d.planState] { if let v { shared(v) } }
+        for v in [d.trialEligible, d.trialUsed] { if let v { body.bool(v) } }
+        for v in [d.plan, d.errorCode, d.category] { if let v { shared(v) } }
+        if !d.extra.isEmpty { body.array(d.extra) { w, x in w.string(x.name); w.string(x.rawJSON) } }
+    }
+
+    private mutating func shared(_ s: String) {
+        let n = number(s)
+        body.count(n)
+    }
+}
+
+extension EventCache.Reader {
+    /// Reads the body into `e`, setting every field (so one event can be reused for all, as the
+    /// JSON decoder does); returns when the log recorded it (milliseconds).
+    mutating func readBody(into e: inout Event) throws -> Int64 {
+        typealias C = EventCache
+        e.id = try r.string()
+        e.type = try code(C.types)
+        e.time = try r.time()
+        let recorded = try r.int64()
+        guard recorded.magnitude <= Int64.max / 1_000_000 else { throw r.unreadable("recorded at \(recorded) ms") }
+        let source = try r.byte()
+        e.source = source == 0 ? nil : try element(C.sources, Int(source) - 1)
+        let mask = try r.varint()
+        guard mask >> UInt64(C.DataBit.allCases.count) == 0 else { throw r.unreadable("data mask \(mask)") }
+        func has(_ bit: C.DataBit) -> Bool { mask & (1 << UInt64(bit.rawValue)) != 0 }
+        e.data.product = has(.product) ? try sharedString() : nil
+        e.data.transaction = has(.transaction) ? try r.string() : nil
+        e.data.originalTransaction = has(.originalTransaction) ? try r.string() : nil
+        e.data.expires = has(.expires) ? try r.time() : nil
+        e.data.offer = has(.offer) ? try code(C.offers) : nil
+        e.data.price = has(.price) ? try r.money() : nil
+        e.data.currency = has(.currency) ? try sharedString() : nil
+        e.data.environment = has(.environment) ? try code(C.environments) : nil
+        e.data.reason = has(.reason) ? try sharedString() : nil
+        e.data.graceExpires = has(.graceExpires) ? try r.time() : nil
+        e.data.effective = has(.effective) ? try code(C.timings) : nil
+        e.data.to = has(.to) ? try r.string() : nil
+        e.data.quantity = has(.quantity) ? try r.int() : nil
+        e.data.context = has(.context) ? try sharedString() : nil
+        e.data.sourceScreen = has(.sourceScreen) ? try sharedString() : nil
+        e.data.planState = has(.planState) ? try sharedString() : nil
+        e.data.trialEligible = has(.trialEligible) ? try r.bool() : nil
+        e.data.trialUsed = has(.trialUsed) ? try r.bool() : nil
+        e.data.plan = has(.plan) ? try sharedString() : nil
+        e.data.errorCode = has(.errorCode) ? try sharedString() : nil
+        e.data.category = has(.category) ? try sharedString() : nil
+        if has(.extra) {
+            e.data.extra = try r.array { r in .init(name: try r.string(), rawJSON: try r.string()) }
+        } else if !e.data.extra.isEmpty {
+            e.data.extra = []
+        }
+        return recorded
+    }
+
+    private mutating func code<T>(_ values: [T]) throws -> T { try element(values, Int(try r.byte())) }
+
+    private func element<T>(_ values: [T], _ i: Int) throws -> T {
+        guard i < values.count else { throw r.unreadable("code \(i) of \(values.count)") }
+        return values[i]
+    }
+}

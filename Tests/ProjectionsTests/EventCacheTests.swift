@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import EventStore
+import SubscriptionDomain
+@testable import Projections
+
+/// The event cache: every event reads back as the log's JSON decodes, a rebuild from it folds
+/// exactly what a rebuild from the log folds, and a stale or damaged cache is never trusted.
+@Suite struct EventCaches {
+    /// One event with every `data` field and an unknown one, beside the sample logs.
+    static let everyField = #"{"id":"x-1","type":"renewal","user":"zoe","time":"2026-01-09T10:00:00.250Z","source":"store","data":{"product":"handz.pro.monthly","transaction":"z-t2","originalTransaction":"z-t1","expires":"2026-02-09T10:00:00Z","offer":"intro","price":"4.99","currency":"EUR","environment":"sandbox","reason":"why","graceExpires":"2026-01-12T10:00:00Z","effective":"next_renewal","to":"amy","quantity":3,"context":"settings","sourceScreen":"home","planState":"pro","trialEligible":false,"trialUsed":true,"plan":"p","errorCode":"e","category":"billing","vendorNote":{"a":[1,"é\n"]}}}"#
+
+    /// The sample logs of the five apps, a generated population with late and duplicated
+    /// deliveries, and the read-model story, each with its profile.
+    static func logs() throws -> [(TestLog, Profile)] {
+        var out: [(TestLog, Profile)] = []
+        for (name, profile) in [("handz", Profile.handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)] {
+            let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
+            out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField]), profile))
+        }
+        out.append((try TestLog(PopulationGenerator(profile: .handz, users: 300, seed: 7).events().map { EventCodec.encode($0) }, batch: 100), .handz))
+        out.append((try TestLog(story), .handz))
+        return out
+    }
+
+    @Test func everyEventReadsBackAsTheLogDecodesIt() throws {
+        for (log, _) in try Self.logs() {
+            let events = try EventLog(directory: log.path, access: .read)
+            try EventCache.build(events)
+            var cache = try #require(EventCache.reader(log.path, head: events.head))
+            let records = try events.records()
+            var seen = 0
+            while let u = try cache.nextUser() {
+                try #require(seen < records.count)
+                let record = records[seen]
+                seen += 1
+                let stored = try cache.event(user: u)
+                #expect(stored.event == (try EventCodec.decode(record.payload)), "\(log.path) position \(record.position)")
+                #expect(stored.position == record.position && stored.recorded == Timestamp(milliseconds: record.recorded))
+            }
+            try cache.finish()
+            #expect(seen == records.count && cache.count == Int(events.head.position))
+        }
+    }
+
+    @Test func aRebuildFromTheCacheFoldsWhatTheLogFolds() throws {
+        for (log, profile) in try Self.logs() {
+            for instant in ["2026-01-05T00:00:00Z", "2026-02-06T12:00:00Z", "2027-01-01T00:00:00Z"] {
+                for partitions in [1, 4] {
+                    var options = ReplayOptions(profile: profile, asOf: Timestamp.parse(instant)!)
+                    options.partitions = partitions
+                    options.eventCache = false
+                    let fromLog = try Replay.run(directory: log.path, options: options)
+                    options.eventCache = true
+                    let fromCache = try Replay.run(directory: log.path, options: options)
+                    let context = "\(profile.name) at \(instant), \(partitions) partition(s)"
+                    #expect(fromCache.userIDs == fromLog.userIDs, "\(context)")
+                    for user in fromLog.userIDs { #expect(fromCache.users[user] == fromLog.users[user], "\(context): \(user)") }
+                    #expect(fromCache.counts() == fromLog.counts() && fromCache.funnel() == fromLog.funnel(), "\(context)")
+                    #expect(fromCache.notifications() == fromLog.notifications() && fromCache.revenue() == fromLog.revenue(), "\(context)")
+                }
+            }
+            #expect(FileManager.default.fileExists(atPath: EventCache.path(log.path)))
+        }
+    }
+
+    @Test func aCacheBuiltBeforeTheLogGrewIsBuiltAgain() throws {
+        let log = try TestLog(story)
+        let at = "2026-03-01T00:00:00Z"
+        _ = try log.replay(at: at)
+        let before = try #require(try DurableFile.read(path: EventCache.path(log.path)))
+        let writer = try EventLog(directory: log.path)
+        let importer = EventImporter(log: writer)
+        var summary = EventImporter.Summary()
+        try importer.importLines(Array(line("99", "refund", "a", "2026-01-20T00:00:00Z", #"{"transaction":"a2"}"#).utf8), file: "more", into: &summary)
+        #expect(summary.appended == 1)
+        #expect(EventCache.reader(log.path, head: writer.head) == nil)
+        let after = try log.replay(at: at)
+        #expect(after.headPosition == writer.head.position && after.counts()["refund"] == 2)
+        #expect(EventCache.reader(log.path, head: writer.head) != nil)
+        #expect(try DurableFile.read(path: EventCache.path(log.path)) != before)
+    }
+
+    @Test func aDamagedCacheIsNeverTrusted() throws {
+        let log = try TestLog(PopulationGenerator(profile: .handz, users: 40, seed: 3).events().map { EventCodec.encode($0) })
+        let head = try EventLog(directory: log.path, access: .read).head
+        var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-04-01T00:00:00Z")!)
+        options.eventCache = false
+        let truth = try Replay.run(directory: log.path, options: options)
+        options.eventCache = true
+        _ = try Replay.run(directory: log.path, options: options)
+        let path = EventCache.path(log.path)
+        let good = try #require(try DurableFile.read(path: path))
+        var rng = SplitMix64(seed: 11)
+        for round in 0..<200 {
+            var bad = good
+            let at = Int.random(in: 0..<bad.count, using: &rng)
+            bad[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &rng)
+            if round % 20 == 0 { bad = Array(bad.prefix(at)) }
+            try DurableFile.replace(path: path, with: bad)
+            #expect(throws: (any Error).self, "damage at \(at)") {
+                guard var cache = EventCache.reader(log.path, head: head) else { throw ProjectionError(position: 0, reason: "refused at open") }
+                while let u = try cache.nextUser() { _ = try cache.event(user: u) }
+                try cache.finish()
+            }
+        }
+        // A rebuild over a damaged cache answers from the log and drops the cache for the next one to rebuild.
+        try DurableFile.replace(path: path, with: Array(good.dropLast(1)) + [good.last! ^ 1])
+        let answer = try Replay.run(directory: log.path, options: options)
+        #expect(answer.counts() == truth.counts() && answer.revenue() == truth.revenue() && answer.userIDs == truth.userIDs)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
