@@ -32,14 +32,18 @@ extension EventCache.Writer {
         body.int64(recorded)
         body.byte(e.source.map { UInt8(C.sources.firstIndex(of: $0)! + 1) } ?? 0)
         let d = e.data
-        let present: [Bool] = [
-            d.product != nil, d.transaction != nil, d.originalTransaction != nil, d.expires != nil, d.offer != nil,
-            d.price != nil, d.currency != nil, d.environment != nil, d.reason != nil, d.graceExpires != nil,
-            d.effective != nil, d.to != nil, d.quantity != nil, d.context != nil, d.sourceScreen != nil,
-            d.planState != nil, d.trialEligible != nil, d.trialUsed != nil, d.plan != nil, d.errorCode != nil,
-            d.category != nil, !d.extra.isEmpty,
-        ]
-        body.varint(present.enumerated().reduce(0) { $1.element ? $0 | 1 << UInt64($1.offset) : $0 })
+        var mask: UInt64 = 0
+        func mark(_ present: Bool, _ bit: C.DataBit) { if present { mask |= 1 << UInt64(bit.rawValue) } }
+        mark(d.product != nil, .product); mark(d.transaction != nil, .transaction)
+        mark(d.originalTransaction != nil, .originalTransaction); mark(d.expires != nil, .expires)
+        mark(d.offer != nil, .offer); mark(d.price != nil, .price); mark(d.currency != nil, .currency)
+        mark(d.environment != nil, .environment); mark(d.reason != nil, .reason)
+        mark(d.graceExpires != nil, .graceExpires); mark(d.effective != nil, .effective); mark(d.to != nil, .to)
+        mark(d.quantity != nil, .quantity); mark(d.context != nil, .context); mark(d.sourceScreen != nil, .sourceScreen)
+        mark(d.planState != nil, .planState); mark(d.trialEligible != nil, .trialEligible)
+        mark(d.trialUsed != nil, .trialUsed); mark(d.plan != nil, .plan); mark(d.errorCode != nil, .errorCode)
+        mark(d.category != nil, .category); mark(!d.extra.isEmpty, .extra)
+        body.varint(mask)
         if let v = d.product { shared(v) }
         if let v = d.transaction { body.string(v) }
         if let v = d.originalTransaction { body.string(v) }
@@ -53,9 +57,14 @@ extension EventCache.Writer {
         if let v = d.effective { body.byte(UInt8(C.timings.firstIndex(of: v)!)) }
         if let v = d.to { body.string(v) }
         if let v = d.quantity { body.int(v) }
-        for v in [d.context, d.sourceScreen, d.planState] { if let v { shared(v) } }
-        for v in [d.trialEligible, d.trialUsed] { if let v { body.bool(v) } }
-        for v in [d.plan, d.errorCode, d.category] { if let v { shared(v) } }
+        if let v = d.context { shared(v) }
+        if let v = d.sourceScreen { shared(v) }
+        if let v = d.planState { shared(v) }
+        if let v = d.trialEligible { body.bool(v) }
+        if let v = d.trialUsed { body.bool(v) }
+        if let v = d.plan { shared(v) }
+        if let v = d.errorCode { shared(v) }
+        if let v = d.category { shared(v) }
         if !d.extra.isEmpty { body.array(d.extra) { w, x in w.string(x.name); w.string(x.rawJSON) } }
     }
 

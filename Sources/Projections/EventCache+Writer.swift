@@ -7,15 +7,15 @@ extension EventCache {
         var out = ProjectionWriter()
         /// The event being written, before its length is known.
         var body = ProjectionWriter(capacity: 4096)
-        private var numbers: [String: Int] = [:]
+        /// The shared strings met so far, numbered in the order they came (FNV-1a, no SipHash).
+        private var numbers = UserTable<SharedString>()
         private var fresh: [String] = []
 
         /// The number of a shared string, given it the first time it is seen.
         mutating func number(_ s: String) -> Int {
-            if let n = numbers[s] { return n }
-            let n = numbers.count
-            numbers[s] = n
-            fresh.append(s)
+            let known = numbers.count
+            let n = numbers.slot(adding: s)
+            if numbers.count > known { fresh.append(s) }
             return n
         }
 
@@ -31,4 +31,10 @@ extension EventCache {
             body.removeAll()
         }
     }
+}
+
+/// A string the event cache numbers, kept in a `UserTable` for its fast lookup by bytes.
+struct SharedString: UserKeyed {
+    let user: String
+    init(user: String) { self.user = user }
 }
