@@ -197,6 +197,7 @@ case "rebuild":
     var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
     options.partitions = args.count >= 3 ? Int(args[args.startIndex + 2]) ?? 1 : 1
     options.eventCache = !(args.count >= 4 && args[args.startIndex + 3] == "log")
+    options.buildEventCache = options.eventCache
     var snapshot: LedgerSnapshot?
     let t = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
     let events = Double(snapshot!.headPosition)

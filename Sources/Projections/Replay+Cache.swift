@@ -2,11 +2,21 @@ import EventStore
 import SubscriptionDomain
 
 extension Replay {
-    /// Whether the event cache of the log is there for its head, building it if not. False
-    /// when it cannot be built (the folder is not writable, or a record is not an event: the
-    /// fold from the log then names it).
-    static func eventCacheReady(_ log: EventLog) -> Bool {
+    /// Writes the event cache of the log in `directory` (one checked pass that decodes every
+    /// record) unless it already matches the log's head; returns the events it holds and its size.
+    public static func buildEventCache(directory: String) throws -> (events: Int, bytes: Int) {
+        let log = try ProjectionStore.openForScans(directory)
+        if EventCache.reader(directory, head: log.head) == nil { try EventCache.build(log) }
+        let size = try DurableFile.Source(path: EventCache.path(directory))?.size ?? 0
+        return (Int(log.head.position), size)
+    }
+
+    /// Whether the event cache of the log is there for its head, building it if not and asked
+    /// to. False when it cannot be built (the folder is not writable, or a record is not an
+    /// event: the fold from the log then names it).
+    static func eventCacheReady(_ log: EventLog, build: Bool) -> Bool {
         if EventCache.reader(log.directory, head: log.head) != nil { return true }
+        guard build else { return false }
         do {
             try EventCache.build(log)
             return true

@@ -7,13 +7,13 @@ import SubscriptionDomain
 /// again from their own stream in effect order, then transfers are handed to their recipients.
 public enum Replay {
     /// Folds the log in `directory`. With `options.eventCache`, events are read from the event
-    /// cache (built first if missing or stale); a partition that finds it damaged removes it and
-    /// folds from the log.
+    /// cache if it matches the log's head (with `buildEventCache`, it is built first if not); a
+    /// partition that finds it damaged removes it and folds from the log.
     public static func run(directory: String, options: ReplayOptions) throws -> LedgerSnapshot {
         let partitions = max(1, options.partitions)
         let log = try ProjectionStore.openForScans(directory)
         let head = log.head
-        let cached = options.eventCache && eventCacheReady(log)
+        let cached = options.eventCache && eventCacheReady(log, build: options.buildEventCache)
         let results = PartitionResults(count: partitions)
         DispatchQueue.concurrentPerform(iterations: partitions) { p in
             do {

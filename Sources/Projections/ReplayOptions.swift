@@ -13,9 +13,12 @@ public struct ReplayOptions: Sendable {
     public var includeSandbox = false
     /// Users are split by a hash of their id into this many partitions, folded in parallel.
     public var partitions = 1
-    /// Read events from the event cache next to the projections (built when missing or stale)
+    /// Read events from the event cache next to the projections when it matches the log's head,
     /// instead of parsing every JSON payload; off, every record of the log is decoded.
     public var eventCache = true
+    /// Build the event cache first when it is missing or stale. Off by default: building costs
+    /// about as much as one rebuild from the log, and pays from the second rebuild over the same head.
+    public var buildEventCache = false
 
     public init(profile: Profile, asOf: Timestamp) {
         self.profile = profile

@@ -3,7 +3,7 @@ import EventStore
 import Projections
 import SubscriptionDomain
 
-/// Commands that write or check the log: import, export, verify.
+/// Commands that write or check the log: import, export, verify, cache.
 enum LogCommands {
     static let importCommand = CommandSpec(
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
@@ -113,6 +113,21 @@ enum LogCommands {
         if let damage = report.damage {
             Console.err("damage: \(damage.description)")
             return 1
+        }
+        return 0
+    }
+
+    static let cache = CommandSpec(
+        name: "cache", summary: "write the event cache (a binary copy of the events) that later full rebuilds read instead of the JSON",
+        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")]
+    ) { a in
+        let format = try Common.format(a, allowed: [.table, .json])
+        try Common.requireLog(a)
+        let built = try Replay.buildEventCache(directory: Common.logDirectory(a))
+        if format == .json {
+            Console.out(JSON.object([("events", .int(built.events)), ("bytes", .int(built.bytes))]).rendered + "\n")
+        } else {
+            Console.out("event cache: \(built.events) events, \(built.bytes) bytes (used by full rebuilds until the log grows)\n")
         }
         return 0
     }

@@ -52,6 +52,7 @@ import SubscriptionDomain
                     options.eventCache = false
                     let fromLog = try Replay.run(directory: log.path, options: options)
                     options.eventCache = true
+                    options.buildEventCache = true
                     let fromCache = try Replay.run(directory: log.path, options: options)
                     let context = "\(profile.name) at \(instant), \(partitions) partition(s)"
                     #expect(fromCache.userIDs == fromLog.userIDs, "\(context)")
@@ -67,7 +68,11 @@ import SubscriptionDomain
     @Test func aCacheBuiltBeforeTheLogGrewIsBuiltAgain() throws {
         let log = try TestLog(story)
         let at = "2026-03-01T00:00:00Z"
-        _ = try log.replay(at: at)
+        var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse(at)!)
+        #expect(try Replay.run(directory: log.path, options: options).headPosition == UInt64(story.count))
+        #expect(!FileManager.default.fileExists(atPath: EventCache.path(log.path)), "not built unless asked")
+        options.buildEventCache = true
+        _ = try Replay.run(directory: log.path, options: options)
         let before = try #require(try DurableFile.read(path: EventCache.path(log.path)))
         let writer = try EventLog(directory: log.path)
         let importer = EventImporter(log: writer)
@@ -75,7 +80,7 @@ import SubscriptionDomain
         try importer.importLines(Array(line("99", "refund", "a", "2026-01-20T00:00:00Z", #"{"transaction":"a2"}"#).utf8), file: "more", into: &summary)
         #expect(summary.appended == 1)
         #expect(EventCache.reader(log.path, head: writer.head) == nil)
-        let after = try log.replay(at: at)
+        let after = try Replay.run(directory: log.path, options: options)
         #expect(after.headPosition == writer.head.position && after.counts()["refund"] == 2)
         #expect(EventCache.reader(log.path, head: writer.head) != nil)
         #expect(try DurableFile.read(path: EventCache.path(log.path)) != before)
@@ -88,6 +93,7 @@ import SubscriptionDomain
         options.eventCache = false
         let truth = try Replay.run(directory: log.path, options: options)
         options.eventCache = true
+        options.buildEventCache = true
         _ = try Replay.run(directory: log.path, options: options)
         let path = EventCache.path(log.path)
         let good = try #require(try DurableFile.read(path: path))

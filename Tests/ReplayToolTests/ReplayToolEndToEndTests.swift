@@ -35,6 +35,21 @@ import Testing
         #expect(export.out.split(separator: "\n").count == 2)
     }
 
+    @Test func cacheWritesTheEventCacheAndRebuildsAnswerTheSame() throws {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 0)
+        let before = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
+        let built = Tool.run(["cache", "--log", s.log, "--format", "json"])
+        #expect(built.status == 0)
+        let summary = try #require(Tool.json(built.out) as? [String: Any])
+        let events = try #require(summary["events"] as? Int)
+        #expect(events > 0 && summary["bytes"] as? Int ?? 0 > 0)
+        #expect(FileManager.default.fileExists(atPath: s.log + "/projections/events.cache"))
+        let after = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
+        #expect(before.status == after.status && before.out == after.out && !after.out.isEmpty)
+        #expect(Tool.run(["cache", "--log", s.log + "/missing"]).status != 0)
+    }
+
     @Test func importReadsStandardInput() {
         let s = Scratch()
         let line = #"{"id":"x1","type":"account_created","user":"zed","time":"2026-01-01T00:00:00Z"}"#
