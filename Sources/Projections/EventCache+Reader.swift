@@ -18,6 +18,9 @@ extension EventCache {
         private(set) var position: UInt64 = 0
         private var bodyLength = 0
 
+        /// An event to read into: `event(user:into:)` sets every field.
+        static let blank = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
+
         /// Reads the header; throws `ProjectionReader.Unreadable` if it is not a cache file.
         init(source: DurableFile.Source) throws {
             r = ProjectionReader(source: source)
@@ -55,7 +58,7 @@ extension EventCache {
 
         /// The event `nextUser()` announced, as stored in the log.
         mutating func event(user: Int) throws -> StoredEvent {
-            var e = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
+            var e = Self.blank
             let recorded = try event(user: user, into: &e)
             return StoredEvent(event: e, position: position, recorded: Timestamp(milliseconds: recorded))
         }
@@ -69,9 +72,8 @@ extension EventCache {
 
         /// Checks that the file ends after the last event with the CRC of everything before.
         mutating func finish() throws {
-            guard position == UInt64(count), r.offset == r.checkedLength else { throw r.unreadable("bytes after the last event") }
-            let crc = r.crc
-            guard try r.uint32() == crc else { throw r.unreadable("CRC32C does not match: damaged") }
+            guard position == UInt64(count) else { throw r.unreadable("finished after \(position) of \(count) events") }
+            try r.checkCRCTrailer(after: "the last event")
         }
     }
 }

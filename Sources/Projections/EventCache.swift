@@ -24,15 +24,8 @@ enum EventCache {
     /// valid event throws `ProjectionError` and leaves any older cache as it was.
     static func build(_ log: EventLog) throws {
         let head = log.head
-        let file = try DurableFile.Replacement(path: path(log.directory))
+        var file = try ChecksummedReplacement(path: path(log.directory))
         var writer = Writer()
-        var crc: UInt32 = 0
-        func flush() throws {
-            try writer.out.drain { bytes in
-                crc = CRC32C.checksum(bytes, continuing: crc)
-                try file.append(bytes)
-            }
-        }
         writer.out.raw(magic)
         writer.out.count(codeVersion)
         writer.out.int64(Int64(bitPattern: head.position))
@@ -46,15 +39,12 @@ enum EventCache {
                 throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
             }
             writer.append(try Replay.decode(record), recorded: record.recorded)
-            if writer.out.bytes.count >= 1 << 20 { try flush() }
+            if writer.out.bytes.count >= 1 << 20 { try file.flush(&writer.out) }
         }
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
-        try flush()
-        writer.out.uint32(crc)
-        try writer.out.drain { try file.append($0) }
-        try file.commit()
+        try file.commit(&writer.out)
     }
 
     /// A reader of the cache of the log in `logDirectory`, if there is one of this code version

@@ -18,7 +18,7 @@ struct ProjectionReader {
     /// File offset of `buffer[0]`.
     private var base = 0
     private let source: DurableFile.Source
-    let checkedLength: Int
+    private let checkedLength: Int
     /// CRC32C of the bytes loaded so far, up to `checkedLength`.
     private(set) var crc: UInt32 = 0
     /// Strings many folds hold alike (products, groups, currencies, contexts), kept once.
@@ -73,6 +73,13 @@ struct ProjectionReader {
     mutating func skip(_ n: Int) throws {
         try need(n)
         at += n
+    }
+
+    /// Checks that the content ends here, after `what`, and that the last 4 bytes are its CRC32C.
+    mutating func checkCRCTrailer(after what: String) throws {
+        guard offset == checkedLength else { throw unreadable("\(checkedLength - offset) bytes after \(what)") }
+        let expected = crc
+        guard try uint32() == expected else { throw unreadable("CRC32C does not match: damaged") }
     }
 
     mutating func byte() throws -> UInt8 {

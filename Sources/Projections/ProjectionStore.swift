@@ -83,23 +83,14 @@ public struct ProjectionStore {
             }
             tables.append(table)
         }
-        guard r.offset == source.size - 4 else { throw r.unreadable("\(source.size - 4 - r.offset) bytes after the folds") }
-        let crc = r.crc
-        guard try r.uint32() == crc else { throw r.unreadable("CRC32C does not match: damaged") }
+        try r.checkCRCTrailer(after: "the folds")
         return Stored(codeVersion: codeVersion, fingerprint: fingerprint, position: position, users: UserPartitions(tables))
     }
 
     /// Writes the projection file in chunks to a temporary file, then puts it in place atomically.
     func write(_ stored: Stored) throws {
-        let file = try DurableFile.Replacement(path: path)
+        var file = try ChecksummedReplacement(path: path)
         var w = ProjectionWriter()
-        var crc: UInt32 = 0
-        func flush() throws {
-            try w.drain { bytes in
-                crc = CRC32C.checksum(bytes, continuing: crc)
-                try file.append(bytes)
-            }
-        }
         w.raw(Self.magic)
         w.count(stored.codeVersion)
         w.string(stored.fingerprint)
@@ -109,13 +100,10 @@ public struct ProjectionStore {
             w.count(table.count)
             for i in 0..<table.count {
                 w.fold(table[slot: i])
-                if w.bytes.count >= 1 << 20 { try flush() }
+                if w.bytes.count >= 1 << 20 { try file.flush(&w) }
             }
         }
-        try flush()
-        w.uint32(crc)
-        try w.drain { try file.append($0) }
-        try file.commit()
+        try file.commit(&w)
     }
 
     /// Brings the stored projection up to the log's head and saves it; returns the folds and the log handle it read.

@@ -1,3 +1,4 @@
+import EventStore
 import SubscriptionDomain
 
 /// The kept projection's binary form, written field by field in a fixed order: unsigned LEB128
@@ -61,5 +62,30 @@ struct ProjectionWriter {
     mutating func array<C: Collection>(_ values: C, _ write: (inout ProjectionWriter, C.Element) -> Void) {
         count(values.count)
         for v in values { write(&self, v) }
+    }
+}
+
+/// A file written from a `ProjectionWriter` in chunks, with the CRC32C of everything before in its
+/// last 4 bytes, put in place atomically by `commit` (the kept projection, the event cache).
+struct ChecksummedReplacement {
+    private let file: DurableFile.Replacement
+    private var crc: UInt32 = 0
+
+    init(path: String) throws { file = try DurableFile.Replacement(path: path) }
+
+    /// Writes what `w` holds, keeping the CRC, and empties it.
+    mutating func flush(_ w: inout ProjectionWriter) throws {
+        try w.drain { bytes in
+            crc = CRC32C.checksum(bytes, continuing: crc)
+            try file.append(bytes)
+        }
+    }
+
+    /// Writes the rest of `w` and the CRC, then puts the file in place.
+    mutating func commit(_ w: inout ProjectionWriter) throws {
+        try flush(&w)
+        w.uint32(crc)
+        try w.drain { try file.append($0) }
+        try file.commit()
     }
 }

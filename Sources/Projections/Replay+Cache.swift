@@ -16,13 +16,7 @@ extension Replay {
     /// event: the fold from the log then names it).
     static func eventCacheReady(_ log: EventLog, build: Bool) -> Bool {
         if EventCache.reader(log.directory, head: log.head) != nil { return true }
-        guard build else { return false }
-        do {
-            try EventCache.build(log)
-            return true
-        } catch {
-            return false
-        }
+        return build && (try? EventCache.build(log)) != nil
     }
 
     /// One partition's fold from the event cache: the same folds as `fold(log:...)` without
@@ -37,7 +31,7 @@ extension Replay {
         // Per string number that names a user: their slot + 1 here; or one of these.
         let unmet: Int32 = 0, elsewhere: Int32 = -1, notFolded: Int32 = -2
         var slots: [Int32] = []
-        var event = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
+        var event = EventCache.Reader.blank
         while let u = try cache.nextUser() {
             if u >= slots.count { slots.append(contentsOf: repeatElement(unmet, count: cache.strings.count - slots.count)) }
             if slots[u] == unmet {

@@ -87,7 +87,7 @@ enum LogCommands {
 
     static let verify = CommandSpec(
         name: "verify", summary: "check every frame and the hash chain; print the head hash; exit 1 naming any damage",
-        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")]
+        positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON]
     ) { a in
         let format = try Common.format(a, allowed: [.table, .json])
         let dir = Common.logDirectory(a)
@@ -119,7 +119,7 @@ enum LogCommands {
 
     static let cache = CommandSpec(
         name: "cache", summary: "write the event cache (a binary copy of the events) that later full rebuilds read instead of the JSON",
-        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")]
+        positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON]
     ) { a in
         let format = try Common.format(a, allowed: [.table, .json])
         try Common.requireLog(a)

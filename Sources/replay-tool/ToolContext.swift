@@ -8,6 +8,8 @@ enum Common {
     static let log = OptionSpec(name: "--log", value: "DIR", help: "the log's folder (default: ./ledger)")
     static let profile = OptionSpec(name: "--profile", value: "NAME|FILE", help: "a built-in profile or a profile JSON file (default: handz)")
     static let format = OptionSpec(name: "--format", value: "table|json|csv", help: "output format (default: table)")
+    /// `--format` for commands that print a table or JSON only.
+    static let tableOrJSON = OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")
     static let at = OptionSpec(name: "--at", value: "TIME", help: "as of this RFC 3339 instant (default: now)")
     static let query = [log, profile, format, at]
 
