@@ -203,7 +203,13 @@ case "rebuild":
     let events = Double(snapshot!.headPosition)
     let foldPeak = residentMiB()
     var users = 0
-    let readModels = seconds { users = snapshot!.userIDs.count; _ = snapshot!.counts(); _ = snapshot!.funnel(); _ = snapshot!.notifications(); _ = snapshot!.revenue() }
+    let snap = snapshot!
+    let readModels = seconds { users = snap.userIDs.count; _ = snap.counts(); _ = snap.funnel(); _ = snap.notifications(); _ = snap.revenue() }
+    if ProcessInfo.processInfo.environment["LEDGER_BENCH_PARTS"] != nil {
+        print(String(format: "  ids %.2f s, counts %.2f s, funnel %.2f s, notifications %.2f s, revenue %.2f s",
+                     seconds { _ = snap.userIDs }, seconds { _ = snap.counts() }, seconds { _ = snap.funnel() },
+                     seconds { _ = snap.notifications() }, seconds { _ = snap.revenue() }))
+    }
     print(String(format: "rebuild (%@) %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
                  options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "eventstore":

@@ -21,10 +21,11 @@ public struct FunnelReport: Sendable, Equatable {
     public var trialsConverted: Int
     public var cohorts: [Cohort]
 
+    /// The steps from `reached[k]`: how many users got exactly k steps far.
     static func steps(_ reached: [Int]) -> [Step] {
         var out: [Step] = []
         for (i, type) in FunnelProgress.steps.enumerated() {
-            let n = reached.filter { $0 > i }.count
+            let n = reached[(i + 1)...].reduce(0, +)
             let previous = i == 0 ? n : out[i - 1].users
             out.append(Step(name: type.rawValue, users: n, rate: previous == 0 ? 0 : Double(n) / Double(previous)))
         }
@@ -35,20 +36,30 @@ public struct FunnelReport: Sendable, Equatable {
 extension LedgerSnapshot {
     /// The funnel over the analytics window.
     public func funnel() -> FunnelReport {
-        let folds = users.folds
-        var contexts: [String: [Int]] = [:]
-        for f in folds { for p in f.funnel.byContext { contexts[p.context, default: []].append(Int(p.reached)) } }
+        let noneReached = Array(repeating: 0, count: FunnelProgress.steps.count + 1)
+        var reached = noneReached
+        var contexts = FewKeys<[Int]>()
+        // Per day of trial start: started, converted (weeks are named once per day, not per user).
+        var days: [Int64: (Int, Int)] = [:]
+        users.forEachFold { f in
+            let (progress, trialStart, converted) = (f.pointee.funnel, f.pointee.trialStartedAt, f.pointee.trialConverted)
+            reached[Int(progress.reached)] += 1
+            for p in progress.byContext { contexts[p.context, default: noneReached][Int(p.reached)] += 1 }
+            guard let trialStart, options.inWindow(trialStart) else { return }
+            let day = (trialStart.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400)
+            days[day, default: (0, 0)].0 += 1
+            if converted { days[day, default: (0, 0)].1 += 1 }
+        }
         var cohorts: [String: (Int, Int)] = [:]
-        for f in folds {
-            guard let start = f.trialStartedAt, options.inWindow(start) else { continue }
-            let week = Self.weekStart(start)
-            cohorts[week, default: (0, 0)].0 += 1
-            if f.trialConverted { cohorts[week, default: (0, 0)].1 += 1 }
+        for (day, (started, converted)) in days {
+            let week = Self.weekStart(Timestamp(seconds: day * 86_400))
+            cohorts[week, default: (0, 0)].0 += started
+            cohorts[week, default: (0, 0)].1 += converted
         }
         let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
         return FunnelReport(
-            steps: FunnelReport.steps(folds.map { Int($0.funnel.reached) }),
-            byContext: contexts.mapValues { FunnelReport.steps($0) },
+            steps: FunnelReport.steps(reached),
+            byContext: contexts.dictionary.mapValues { FunnelReport.steps($0) },
             trialsStarted: cohortList.reduce(0) { $0 + $1.started },
             trialsConverted: cohortList.reduce(0) { $0 + $1.converted },
             cohorts: cohortList)

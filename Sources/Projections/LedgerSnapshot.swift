@@ -29,9 +29,9 @@ public struct LedgerSnapshot: Sendable {
     public func counts() -> [String: Int] {
         var low = SIMD16<UInt64>()
         var last: UInt64 = 0
-        for fold in users.folds {
-            low &+= SIMD16<UInt64>(truncatingIfNeeded: fold.counts.low)
-            last &+= UInt64(fold.counts.last)
+        users.forEachFold { fold in
+            low &+= SIMD16<UInt64>(truncatingIfNeeded: fold.pointee.counts.low)
+            last &+= UInt64(fold.pointee.counts.last)
         }
         var out: [String: Int] = [:]
         for (i, name) in Self.metricNames.enumerated() { out[name] = Int(i < 16 ? low[i] : last) }
@@ -45,7 +45,9 @@ public struct LedgerSnapshot: Sendable {
     public func notifications() -> [ScheduledNotification] {
         let texts = NotificationTexts(options.profile)
         // Ties on time and user go by the kind's tag (payment_failed first), compared without building it.
-        return users.folds.flatMap { $0.schedule(at: options.asOf, texts: texts) }.sorted { a, b in
+        var all: [ScheduledNotification] = []
+        users.forEachFold { $0.pointee.schedule(at: options.asOf, texts: texts, into: &all) }
+        return all.sorted { a, b in
             if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
             if a.user != b.user { return a.user < b.user }
             return a.kind == .paymentFailed && b.kind == .trialEnding

@@ -148,7 +148,8 @@ public struct ProjectionStore {
         var (users, refresh, log) = try refreshed()
         var options = ReplayOptions(profile: profile, asOf: instant)
         options.partitions = partitions
-        let later = users.folds.filter { ($0.state.lastEventTime ?? instant) > instant }.map(\.state.user)
+        var later: [String] = []
+        users.forEachFold { if ($0.pointee.state.lastEventTime ?? instant) > instant { later.append($0.pointee.state.user) } }
         if !later.isEmpty {
             let decider = PlanDecider(profile: profile)
             try Replay.refold(log: log, users: Set(later), decider: decider, options: options) { user, fold in

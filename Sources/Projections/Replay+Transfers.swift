@@ -7,7 +7,9 @@ extension Replay {
     /// the recipient has one running (TRANSFER-IN). Senders are taken in id order.
     static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions) {
         let decider = PlanDecider(profile: options.profile)
-        let outgoing = users.folds.compactMap { f in f.transferOut.map { (f.state.user, $0) } }.sorted { $0.0 < $1.0 }
+        var outgoing: [(String, UserFold.Transfer)] = []
+        users.forEachFold { f in if let t = f.pointee.transferOut { outgoing.append((f.pointee.state.user, t)) } }
+        outgoing.sort { $0.0 < $1.0 }
         for (_, transfer) in outgoing {
             var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
             if decider.receiveTransfer(&recipient.state, transfer.subscription, at: transfer.time) { users[transfer.to] = recipient }

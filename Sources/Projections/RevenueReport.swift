@@ -30,33 +30,32 @@ extension LedgerSnapshot {
     /// Revenue as of `options.asOf`.
     public func revenue() -> RevenueReport {
         let profile = options.profile
-        var gross: [String: Money] = [:], refunded: [String: Money] = [:], mrr: [String: Money] = [:]
+        var gross = FewKeys<Money>(), refunded = FewKeys<Money>(), mrr = FewKeys<Money>()
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
-        for fold in users.folds {
-            for a in fold.books.gross { gross[a.currency, default: .zero] = gross[a.currency, default: .zero] + a.money }
-            for a in fold.books.refunded { refunded[a.currency, default: .zero] = refunded[a.currency, default: .zero] + a.money }
-            if fold.trialStartedAt != nil { started += 1 }
-            if fold.trialConverted { converted += 1 }
-            let view = decider.view(fold.state, at: options.asOf)
-            switch view.planState {
+        users.forEachFold { f in
+            for a in f.pointee.books.gross { gross[a.currency, default: .zero] += a.money }
+            for a in f.pointee.books.refunded { refunded[a.currency, default: .zero] += a.money }
+            if f.pointee.trialStartedAt != nil { started += 1 }
+            if f.pointee.trialConverted { converted += 1 }
+            switch decider.status(f.pointee.state, at: options.asOf).planState {
             case .pro, .proGrace:
                 active += 1
-                if let sub = fold.state.subscription, let product = profile.product(sub.product),
+                if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
                    let price = sub.price ?? Money.parse(product.price), let months = product.periodMonths {
                     let c = sub.currency ?? product.currency
-                    mrr[c, default: .zero] = mrr[c, default: .zero] + price.scaled(by: 1, over: Int64(months))
+                    mrr[c, default: .zero] += price.scaled(by: 1, over: Int64(months))
                 }
             case .trial:
                 trials += 1
             case .free, .guest:
-                if !fold.books.charges.isEmpty && fold.state.subscription != nil { churned += 1 }
+                if !f.pointee.books.charges.isEmpty && f.pointee.state.subscription != nil { churned += 1 }
             }
         }
         let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()
         let lines = currencies.map { c in
-            let g = gross[c] ?? .zero, r = refunded[c] ?? .zero
+            let g = gross[c, default: .zero], r = refunded[c, default: .zero]
             let kept = g - r
-            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(profile.commissionPercent), mrr: mrr[c] ?? .zero)
+            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(profile.commissionPercent), mrr: mrr[c, default: .zero])
         }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,

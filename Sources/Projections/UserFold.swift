@@ -89,16 +89,16 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         }
     }
 
-    /// The schedule as of `instant`: fired entries are `due`, dropped ones `cancelled`.
-    func schedule(at instant: Timestamp, texts: NotificationTexts) -> [ScheduledNotification] {
-        notifications.map { n in
+    /// Appends the schedule as of `instant` to `out`: fired entries are `due`, dropped ones `cancelled`.
+    func schedule(at instant: Timestamp, texts: NotificationTexts, into out: inout [ScheduledNotification]) {
+        for n in notifications {
             let trial = n.kind == .trialEnding
-            return ScheduledNotification(
+            out.append(ScheduledNotification(
                 user: state.user, kind: n.kind, fireAt: n.fireAt,
                 deepLink: trial ? texts.trialEndingLink : texts.paymentFailedLink,
                 copy: trial ? texts.trialEndingCopy : texts.paymentFailedCopy,
                 channels: n.inAppOnly ? NotificationTexts.inAppOnly : NotificationTexts.pushAndInApp,
-                status: n.cancelled ? .cancelled : (n.fireAt <= instant ? .due : .scheduled))
+                status: n.cancelled ? .cancelled : (n.fireAt <= instant ? .due : .scheduled)))
         }
     }
 }

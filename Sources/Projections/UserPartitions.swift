@@ -23,4 +23,11 @@ struct UserPartitions: Sendable {
     var users: [String] { tables.flatMap(\.users) }
     /// Every fold, partition after partition.
     var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
+
+    /// Runs `body` on a pointer to every fold, partition after partition. A `for` over `folds`
+    /// copies each fold (a dozen reference counts up and down), and so does a closure borrowing
+    /// the fold that calls anything: the compiler copies to protect the borrow.
+    func forEachFold(_ body: (UnsafePointer<UserFold>) -> Void) {
+        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body(folds.baseAddress! + i) } } }
+    }
 }

@@ -6,6 +6,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     public static func < (a: Money, b: Money) -> Bool { a.micros < b.micros }
     public static func + (a: Money, b: Money) -> Money { Money(micros: a.micros + b.micros) }
     public static func - (a: Money, b: Money) -> Money { Money(micros: a.micros - b.micros) }
+    public static func += (a: inout Money, b: Money) { a.micros += b.micros }
 
     /// Parses `123`, `9.99`, `0.000001` (up to 6 decimals, no sign, no exponent).
     public static func parse(_ b: UnsafeRawBufferPointer) -> Money? {
