@@ -11,9 +11,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "HardwareCRC32C"),
+        .target(name: "MemoryPrefetch"),
         .target(name: "EventStore", dependencies: ["HardwareCRC32C"]),
         .target(name: "SubscriptionDomain"),
-        .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain"]),
+        .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain", "MemoryPrefetch"]),
         .executableTarget(name: "replay-tool", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),
         .executableTarget(name: "ledger-bench", dependencies: ["EventStore", "SubscriptionDomain", "Projections"], path: "Benchmarks/ledger-bench"),
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore"]),

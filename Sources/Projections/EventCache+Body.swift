@@ -118,7 +118,12 @@ extension EventCache.Reader {
         return recorded
     }
 
-    private mutating func code<T>(_ values: [T]) throws -> T { try element(values, Int(try r.byte())) }
+    private mutating func code<T>(_ values: [T]) throws -> T {
+        // The byte is read first: `element(values, try r.byte())` would copy the reader to call
+        // `element` on the reader as it was before the read.
+        let i = Int(try r.byte())
+        return try element(values, i)
+    }
 
     private func element<T>(_ values: [T], _ i: Int) throws -> T {
         guard i < values.count else { throw r.unreadable("code \(i) of \(values.count)") }

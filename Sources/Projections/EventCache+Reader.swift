@@ -2,8 +2,9 @@ import EventStore
 import SubscriptionDomain
 
 extension EventCache {
-    /// Reads the cache's events in log order. `nextUser()` gives the user of the next event, which
-    /// is then read with `event()` or passed over with `skipEvent()`; `finish()` checks the CRC.
+    /// Reads the cache user by user. `nextUser(where:)` moves to the next user the caller wants
+    /// (passing over the others' events unread), whose events `nextEvent(into:)` then gives in
+    /// effect order; `skipUser()` passes over the rest of them; `finish()` checks the CRC.
     /// Until `finish()` returns, what was read may come from a damaged file: callers drop it if it throws.
     struct Reader {
         var r: ProjectionReader
@@ -12,13 +13,18 @@ extension EventCache {
         let head: LogHead
         /// How many events the file holds (one per log position, from 1).
         let count: Int
-        /// The shared strings met so far, by number.
-        private(set) var strings: [String] = []
-        /// The log position of the event `nextUser()` announced.
-        private(set) var position: UInt64 = 0
-        private var bodyLength = 0
+        /// How many users.
+        let userCount: Int
+        /// The shared strings, by number.
+        let strings: [String]
+        private var usersRead = 0
+        private var eventsRead = 0
+        /// The user being read, their events not yet read, and where their block ends.
+        private var user = ""
+        private var eventsLeft = 0
+        private var blockEnd = 0
 
-        /// An event to read into: `event(user:into:)` sets every field.
+        /// An event to read into: `nextEvent(into:)` sets every field.
         static let blank = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
 
         /// Reads the header; throws `ProjectionReader.Unreadable` if it is not a cache file.
@@ -30,37 +36,57 @@ extension EventCache {
             head = LogHead(position: position, hash: SHA256.Digest(bytes: try r.raw(32)))
             count = try r.count()
             guard UInt64(count) == position else { throw r.unreadable("\(count) events for head position \(position)") }
+            guard codeVersion == EventCache.codeVersion else {
+                strings = []
+                userCount = 0
+                return
+            }
+            strings = try r.array { try $0.string() }
+            userCount = try r.count()
         }
 
-        /// The number of the next event's user among `strings`, or nil after the last event.
-        mutating func nextUser() throws -> Int? {
-            guard position < UInt64(count) else { return nil }
-            position += 1
-            for _ in 0..<(try r.count()) { strings.append(try r.string()) }
-            let user = try r.count()
-            guard user < strings.count else { throw r.unreadable("user \(user) of \(strings.count) strings") }
-            bodyLength = try r.count()
-            return user
+        /// Moves to the next user for whom `take` (given the id's UTF-8 bytes) holds, passing over
+        /// the events of the others; returns their id, or nil after the last user.
+        mutating func nextUser(where take: (UnsafeRawBufferPointer) -> Bool) throws -> String? {
+            guard eventsLeft == 0, r.offset == blockEnd || usersRead == 0 else { throw r.unreadable("a user's events were left unread") }
+            while usersRead < userCount {
+                usersRead += 1
+                let id = try r.bytes(try r.count()) { take($0) ? String(decoding: $0, as: UTF8.self) : nil }
+                let events = try r.count()
+                guard events > 0, events <= count - eventsRead else { throw r.unreadable("\(events) events for a user, \(count - eventsRead) left") }
+                eventsRead += events
+                let length = try r.count()
+                blockEnd = r.offset + length
+                if let id {
+                    user = id
+                    eventsLeft = events
+                    return id
+                }
+                try r.skip(length)
+            }
+            return nil
         }
 
-        /// Passes over the event `nextUser()` announced.
-        mutating func skipEvent() throws { try r.skip(bodyLength) }
-
-        /// Reads the event `nextUser()` announced into `e` (every field set); returns when the
-        /// log recorded it (milliseconds).
-        mutating func event(user: Int, into e: inout Event) throws -> Int64 {
-            let start = r.offset
-            e.user = strings[user]
+        /// Reads the user's next event into `e` (every field set); returns its log position and
+        /// when the log recorded it (milliseconds), or nil after their last event.
+        mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
+            guard eventsLeft > 0 else {
+                guard r.offset == blockEnd else { throw r.unreadable("a user's events end \(blockEnd - r.offset) bytes before their block") }
+                return nil
+            }
+            eventsLeft -= 1
+            let position = try r.varint()
+            guard position >= 1, position <= head.position else { throw r.unreadable("log position \(position) of \(head.position)") }
+            e.user = user
             let recorded = try readBody(into: &e)
-            guard r.offset - start == bodyLength else { throw r.unreadable("event of \(r.offset - start) bytes, \(bodyLength) announced") }
-            return recorded
+            guard r.offset <= blockEnd else { throw r.unreadable("a user's events run \(r.offset - blockEnd) bytes past their block") }
+            return (position, recorded)
         }
 
-        /// The event `nextUser()` announced, as stored in the log.
-        mutating func event(user: Int) throws -> StoredEvent {
-            var e = Self.blank
-            let recorded = try event(user: user, into: &e)
-            return StoredEvent(event: e, position: position, recorded: Timestamp(milliseconds: recorded))
+        /// Passes over the rest of the user's events.
+        mutating func skipUser() throws {
+            try r.skip(blockEnd - r.offset)
+            eventsLeft = 0
         }
 
         /// The shared string numbered by the next varint.
@@ -70,10 +96,12 @@ extension EventCache {
             return strings[n]
         }
 
-        /// Checks that the file ends after the last event with the CRC of everything before.
+        /// Checks that every user was read and that the file ends there with the CRC of everything before.
         mutating func finish() throws {
-            guard position == UInt64(count) else { throw r.unreadable("finished after \(position) of \(count) events") }
-            try r.checkCRCTrailer(after: "the last event")
+            guard usersRead == userCount, eventsRead == count, eventsLeft == 0 else {
+                throw r.unreadable("finished after \(usersRead) of \(userCount) users, \(eventsRead) of \(count) events")
+            }
+            try r.checkCRCTrailer(after: "the last user")
         }
     }
 }

@@ -8,29 +8,30 @@ import SubscriptionDomain
 /// whole on any damage (CRC32C of the file), never repaired. The log stays the record an
 /// auditor checks; `verify`, `state` and `history` never read the cache.
 ///
+/// Events are stored user by user, each user's in effect order (by time, equal times in log
+/// order), which is the order a fold takes them: a rebuild reads each user's events in one run,
+/// with no lookup per event and no second pass for events that arrived late.
+///
 /// File: magic `LDGEVTS\n`, the code version, the head's position (8 bytes) and hash (32 bytes),
-/// the number of events, then per event in log order: the strings it uses for the first time,
-/// the number of its user among those strings, its length, and its body (EventCache+Body.swift);
-/// and the CRC32C of all that in the last 4 bytes.
+/// the number of events, the shared strings (products, currencies, contexts...: their count,
+/// then each), the number of users; then per user, in the order they first came: the id, the
+/// number of events, the byte length of what follows, and per event its log position and body
+/// (EventCache+Body.swift); and the CRC32C of all that in the last 4 bytes.
 enum EventCache {
     /// Bump when the binary form of an event or the catalog changes: older caches are rebuilt.
-    static let codeVersion = 1
+    /// 2: events grouped by user in effect order (1 kept them in log order).
+    static let codeVersion = 2
     static let magic = Array("LDGEVTS\n".utf8)
 
     /// Where the cache of the log in `logDirectory` lives.
     static func path(_ logDirectory: String) -> String { logDirectory + "/projections/events.cache" }
 
     /// Writes the cache of `log` up to its head through one checked pass. A record that is not a
-    /// valid event throws `ProjectionError` and leaves any older cache as it was.
+    /// valid event throws `ProjectionError` and leaves any older cache as it was. The events'
+    /// binary form is held in memory until all are read (about 45 bytes per event).
     static func build(_ log: EventLog) throws {
         let head = log.head
-        var file = try ChecksummedReplacement(path: path(log.directory))
-        var writer = Writer()
-        writer.out.raw(magic)
-        writer.out.count(codeVersion)
-        writer.out.int64(Int64(bitPattern: head.position))
-        writer.out.raw(head.hash.bytes)
-        writer.out.count(Int(head.position))
+        var writer = Writer(events: Int(head.position))
         var written: UInt64 = 0
         try log.forEach { record in
             guard record.position <= head.position else { return }
@@ -39,12 +40,19 @@ enum EventCache {
                 throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
             }
             writer.append(try Replay.decode(record), recorded: record.recorded)
-            if writer.out.bytes.count >= 1 << 20 { try file.flush(&writer.out) }
         }
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
-        try file.commit(&writer.out)
+        var file = try ChecksummedReplacement(path: path(log.directory))
+        var out = ProjectionWriter()
+        out.raw(magic)
+        out.count(codeVersion)
+        out.int64(Int64(bitPattern: head.position))
+        out.raw(head.hash.bytes)
+        out.count(Int(head.position))
+        try writer.write(into: &out, file: &file)
+        try file.commit(&out)
     }
 
     /// A reader of the cache of the log in `logDirectory`, if there is one of this code version

@@ -71,8 +71,16 @@ struct ProjectionReader {
 
     /// Passes over `n` bytes (still checked by the CRC).
     mutating func skip(_ n: Int) throws {
+        guard n >= 0 else { throw unreadable("cannot go back \(-n) bytes") }
         try need(n)
         at += n
+    }
+
+    /// Hands the next `n` bytes to `body`, in place.
+    mutating func bytes<T>(_ n: Int, _ body: (UnsafeRawBufferPointer) -> T) throws -> T {
+        try need(n)
+        defer { at += n }
+        return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[at..<(at + n)])) }
     }
 
     /// Checks that the content ends here, after `what`, and that the last 4 bytes are its CRC32C.
@@ -141,10 +149,7 @@ struct ProjectionReader {
     mutating func money() throws -> Money { Money(micros: try int64()) }
 
     mutating func string() throws -> String {
-        let n = try count()
-        try need(n)
-        defer { at += n }
-        return buffer.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[at..<(at + n)]), as: UTF8.self) }
+        try bytes(try count()) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A string that many folds hold alike: one copy is kept and shared.

@@ -76,11 +76,15 @@ public enum Replay {
         }
     }
 
-    /// The event in a record folded by user: its `user` must be the record's stream.
+    /// The event in a record folded by user: its `user` must be the record's stream, and its `id`
+    /// the record's id (which the log keeps unique, so no user's events repeat an id).
     static func decode(_ record: RecordView) throws -> Event {
         let event = try decode(record.payload, position: record.position)
         guard UserIndex.isUser(event.user, record.stream) else {
-            throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(String(decoding: record.stream, as: UTF8.self))'")
+            throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(record.streamString)'")
+        }
+        guard UserIndex.isUser(event.id, record.id) else {
+            throw ProjectionError(position: record.position, reason: "the event's id '\(event.id)' is not the record's id '\(record.idString)'")
         }
         return event
     }

@@ -1,5 +1,6 @@
 import Foundation
 import EventStore
+import MemoryPrefetch
 
 /// The index of a user table: the FNV-1a hash of a user id's UTF-8 bytes to the user's slot, in
 /// one open-addressing table (linear probing, backward-shift removal). Lookups hash the bytes a
@@ -51,6 +52,22 @@ import EventStore
             if stored == 0 { return nil }
             if stored == h && isUser(slots[b]) { return slots[b] }
             b = (b + 1) & mask
+        }
+    }
+
+    /// The index of the users whose hashes are `slotHashes`, in slot order. Each bucket is fetched
+    /// from memory a few users ahead: inserted one by one, a million users waited on nearly every
+    /// bucket (0.28 s of a 2.4 s rebuild).
+    init(slotHashes: [UInt64]) {
+        self.init(capacity: slotHashes.count)
+        let ahead = 8
+        for i in slotHashes.indices {
+            if i + ahead < slotHashes.count {
+                let b = bucket(slotHashes[i + ahead])
+                hashes.withUnsafeBufferPointer { memory_prefetch_for_write($0.baseAddress! + b) }
+                slots.withUnsafeBufferPointer { memory_prefetch_for_write($0.baseAddress! + b) }
+            }
+            insert(slotHashes[i], slot: Int32(i))
         }
     }
 

@@ -25,6 +25,12 @@ public struct UserTable<Fold: UserKeyed> {
         storage.reserveCapacity(capacity)
     }
 
+    /// A table of `folds`, whose users the caller knows are all different, indexed in one go.
+    init(folds: ContiguousArray<Fold>) {
+        storage = folds
+        index = UserIndex(slotHashes: folds.indices.map { UserIndex.hash(folds[$0].user) })
+    }
+
     /// The number of users.
     public var count: Int { storage.count }
     /// Every user id, in the order the users first came.

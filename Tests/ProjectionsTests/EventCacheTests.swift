@@ -23,24 +23,39 @@ import SubscriptionDomain
         return out
     }
 
-    @Test func everyEventReadsBackAsTheLogDecodesIt() throws {
+    @Test func everyEventReadsBackAsTheLogDecodesItInItsUsersEffectOrder() throws {
+        var reordered = 0
         for (log, _) in try Self.logs() {
             let events = try EventLog(directory: log.path, access: .read)
             try EventCache.build(events)
             var cache = try #require(EventCache.reader(log.path, head: events.head))
             let records = try events.records()
-            var seen = 0
-            while let u = try cache.nextUser() {
-                try #require(seen < records.count)
-                let record = records[seen]
-                seen += 1
-                let stored = try cache.event(user: u)
-                #expect(stored.event == (try EventCodec.decode(record.payload)), "\(log.path) position \(record.position)")
-                #expect(stored.position == record.position && stored.recorded == Timestamp(milliseconds: record.recorded))
+            var read: [UInt64: StoredEvent] = [:]
+            var users: Set<String> = []
+            var event = EventCache.Reader.blank
+            while let user = try cache.nextUser(where: { _ in true }) {
+                #expect(users.insert(user).inserted, "\(log.path): \(user) comes twice")
+                var previous: StoredEvent?
+                while let (position, recorded) = try cache.nextEvent(into: &event) {
+                    let stored = StoredEvent(event: event, position: position, recorded: Timestamp(milliseconds: recorded))
+                    #expect(read.updateValue(stored, forKey: position) == nil, "position \(position) twice")
+                    #expect(event.user == user)
+                    if let previous {
+                        #expect((previous.event.time, previous.position) < (event.time, position), "\(user): not in effect order at \(position)")
+                        if previous.position > position { reordered += 1 }
+                    }
+                    previous = stored
+                }
             }
             try cache.finish()
-            #expect(seen == records.count && cache.count == Int(events.head.position))
+            #expect(read.count == records.count && cache.count == Int(events.head.position))
+            for record in records {
+                let stored = try #require(read[record.position], "\(log.path) position \(record.position)")
+                #expect(stored.event == (try EventCodec.decode(record.payload)), "\(log.path) position \(record.position)")
+                #expect(stored.recorded == Timestamp(milliseconds: record.recorded))
+            }
         }
+        #expect(reordered > 0, "some events arrived late, so some users' events are not in log order")
     }
 
     @Test func aRebuildFromTheCacheFoldsWhatTheLogFolds() throws {
@@ -106,7 +121,10 @@ import SubscriptionDomain
             try DurableFile.replace(path: path, with: bad)
             #expect(throws: (any Error).self, "damage at \(at)") {
                 guard var cache = EventCache.reader(log.path, head: head) else { throw ProjectionError(position: 0, reason: "refused at open") }
-                while let u = try cache.nextUser() { _ = try cache.event(user: u) }
+                var event = EventCache.Reader.blank
+                while try cache.nextUser(where: { _ in true }) != nil {
+                    while try cache.nextEvent(into: &event) != nil {}
+                }
                 try cache.finish()
             }
         }

@@ -97,6 +97,25 @@ import SubscriptionDomain
         #expect(error?.position == 2)
         #expect(error.map { "\($0)" }?.contains("'b' is not the record's stream 'a'") == true)
     }
+
+    /// The log keeps record ids unique; folds rely on event ids being unique too (a user's
+    /// events sorted into effect order never repeat one), so the two must be the same.
+    @Test func aRecordWhoseIdIsNotItsEventsIdIsNamedByPosition() throws {
+        let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let log = try EventLog(directory: path)
+        try log.append([
+            ProposedRecord(id: "1", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-01T00:00:00Z").utf8)),
+            ProposedRecord(id: "2", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-02T00:00:00Z").utf8)),
+        ])
+        for cache in [false, true] {
+            var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-02-01T00:00:00Z")!)
+            options.buildEventCache = cache
+            let error = #expect(throws: ProjectionError.self) { try Replay.run(directory: path, options: options) }
+            #expect(error?.position == 2)
+            #expect(error.map { "\($0)" }?.contains("the event's id '1' is not the record's id '2'") == true)
+        }
+    }
 }
 
 @Suite struct HotPathLookups {
