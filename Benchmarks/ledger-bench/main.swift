@@ -190,11 +190,13 @@ case "scan":
     let t = try seconds { try log.forEach { n += 1; h &+= FNV1a.hash($0.stream) } }
     print(String(format: "scan %d records with CRC checks: %.2f s, %.0f records/s (%d)", n, t, Double(n) / t, h & 0xFF))
 case "rebuild":
-    // rebuild DIR P [log]: full rebuild of every read model from the log DIR with P partitions,
-    // through the event cache (built first if missing or stale), or with `log` from the JSON records.
-    guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS] [log]"); exit(2) }
+    // rebuild DIR P [log|cache] [AT]: full rebuild of every read model from the log DIR with P
+    // partitions, through the event cache (built first if missing or stale), or with `log` from
+    // the JSON records, as of AT (default 2026-06-01T00:00:00Z).
+    guard args.count >= 2 else { print("usage: ledger-bench rebuild DIR [PARTITIONS] [log|cache] [AT]"); exit(2) }
     let dir = args[args.startIndex + 1]
-    var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-06-01T00:00:00Z")!)
+    let at = args.count >= 5 ? args[args.startIndex + 4] : "2026-06-01T00:00:00Z"
+    var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse(at)!)
     options.partitions = args.count >= 3 ? Int(args[args.startIndex + 2]) ?? 1 : 1
     options.eventCache = !(args.count >= 4 && args[args.startIndex + 3] == "log")
     options.buildEventCache = options.eventCache
@@ -210,10 +212,10 @@ case "rebuild":
                      seconds { _ = snap.userIDs }, seconds { _ = snap.counts() }, seconds { _ = snap.funnel() },
                      seconds { _ = snap.notifications() }, seconds { _ = snap.revenue() }))
     }
-    print(String(format: "rebuild (%@) %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
+    print(String(format: "rebuild (%@) as of \(at): %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
                  options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log]")
+    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log|cache] [AT]")
 }

@@ -75,8 +75,8 @@ extension EventCache.Writer {
 }
 
 extension EventCache.Reader {
-    /// Reads the body into `e`, setting every field (so one event can be reused for all, as the
-    /// JSON decoder does); returns when the log recorded it (milliseconds).
+    /// Reads the body into `e`, setting every field but the user (so one event can be reused for
+    /// all, as the JSON decoder does); returns when the log recorded it (milliseconds).
     mutating func readBody(into e: inout Event) throws -> Int64 {
         typealias C = EventCache
         e.id = try r.string()

@@ -4,7 +4,8 @@ import SubscriptionDomain
 extension EventCache {
     /// Reads the cache user by user. `nextUser(where:)` moves to the next user the caller wants
     /// (passing over the others' events unread), whose events `nextEvent(into:)` then gives in
-    /// effect order; `skipUser()` passes over the rest of them; `finish()` checks the CRC.
+    /// effect order (all fields but the user, which the caller sets once per user);
+    /// `skipUser()` passes over the rest of them; `finish()` checks the CRC.
     /// Until `finish()` returns, what was read may come from a damaged file: callers drop it if it throws.
     struct Reader {
         var r: ProjectionReader
@@ -19,12 +20,11 @@ extension EventCache {
         let strings: [String]
         private var usersRead = 0
         private var eventsRead = 0
-        /// The user being read, their events not yet read, and where their block ends.
-        private var user = ""
+        /// The user's events not yet read, and where their block ends.
         private var eventsLeft = 0
         private var blockEnd = 0
 
-        /// An event to read into: `nextEvent(into:)` sets every field.
+        /// An event to read into: `nextEvent(into:)` sets every field but the user.
         static let blank = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
 
         /// Reads the header; throws `ProjectionReader.Unreadable` if it is not a cache file.
@@ -58,7 +58,6 @@ extension EventCache {
                 let length = try r.count()
                 blockEnd = r.offset + length
                 if let id {
-                    user = id
                     eventsLeft = events
                     return id
                 }
@@ -67,7 +66,7 @@ extension EventCache {
             return nil
         }
 
-        /// Reads the user's next event into `e` (every field set); returns its log position and
+        /// Reads the user's next event into `e` (every field but the user); returns its log position and
         /// when the log recorded it (milliseconds), or nil after their last event.
         mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
             guard eventsLeft > 0 else {
@@ -77,7 +76,6 @@ extension EventCache {
             eventsLeft -= 1
             let position = try r.varint()
             guard position >= 1, position <= head.position else { throw r.unreadable("log position \(position) of \(head.position)") }
-            e.user = user
             let recorded = try readBody(into: &e)
             guard r.offset <= blockEnd else { throw r.unreadable("a user's events run \(r.offset - blockEnd) bytes past their block") }
             return (position, recorded)

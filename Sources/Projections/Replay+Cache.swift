@@ -34,6 +34,7 @@ extension Replay {
         while let user = try cache.nextUser(where: { partition(of: $0, count: count) == p }) {
             // A user appears once an event of theirs is folded, as in the fold from the log.
             var folded = false
+            event.user = user
             while try cache.nextEvent(into: &event) != nil {
                 // Effect order: once one event is after the instant, so are the rest.
                 guard event.time <= options.asOf else { try cache.skipUser(); break }

@@ -86,11 +86,13 @@ public struct PlanDecider: Sendable {
         case .renewal:
             guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
             guard s.see(txn) else { return .duplicateTransaction }
+            // The closures below take what they need of the event, not the event (capturing it copied it).
+            let (time, price, currency) = (e.time, e.data.price, e.data.currency)
             return withSubscription(e, &s, createIfMissing: true) { sub in
                 let rule: Rule
                 if sub.isTrial { rule = .trialConverted }
                 else if sub.billingIssueAt != nil { rule = .billingRecovered }
-                else if sub.endedAt != nil || e.time > sub.expires { rule = .lateRenewal }
+                else if sub.endedAt != nil || time > sub.expires { rule = .lateRenewal }
                 else { rule = .renewal }
                 sub.product = interned(product)
                 sub.group = group(of: product)
@@ -103,8 +105,8 @@ public struct PlanDecider: Sendable {
                 sub.billingIssueAt = nil
                 sub.graceEndsAt = nil
                 sub.pendingProduct = nil
-                sub.price = e.data.price ?? sub.price
-                sub.currency = e.data.currency ?? sub.currency
+                sub.price = price ?? sub.price
+                sub.currency = currency ?? sub.currency
                 return rule
             }
         case .cancellation:
@@ -118,17 +120,19 @@ public struct PlanDecider: Sendable {
                 return .uncancel
             }
         case .billingIssue:
+            let (time, graceExpires) = (e.time, e.data.graceExpires)
             return withSubscription(e, &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
-                if sub.billingIssueAt == nil { sub.billingIssueAt = e.time }
-                sub.graceEndsAt = e.data.graceExpires ?? (e.time + rules.profile.billingGrace)
+                if sub.billingIssueAt == nil { sub.billingIssueAt = time }
+                sub.graceEndsAt = graceExpires ?? (time + rules.profile.billingGrace)
                 return .billingGrace
             }
         case .expiration, .revoke, .transfer:
             // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.
             let rule: Rule = e.type == .expiration ? .expiration : e.type == .revoke ? .revoke : .transferOut
+            let time = e.time
             return withSubscription(e, &s) { sub in
-                end(&sub, at: e.time, by: rule)
+                end(&sub, at: time, by: rule)
                 return rule
             }
         case .refund:
@@ -137,9 +141,10 @@ public struct PlanDecider: Sendable {
                 s.credits = max(0, s.credits - quantity)
                 return .refundOlder
             }
+            let time = e.time
             return withSubscription(e, &s) { sub in
                 guard txn == sub.transaction else { return .refundOlder }
-                end(&sub, at: e.time, by: .refundCurrent)
+                end(&sub, at: time, by: .refundCurrent)
                 sub.refundedTransaction = txn
                 return .refundCurrent
             }
@@ -154,14 +159,15 @@ public struct PlanDecider: Sendable {
             }
         case .productChange:
             guard let product = e.data.product else { return .noSubscription }
+            let (effective, expires) = (e.data.effective, e.data.expires)
             return withSubscription(e, &s) { sub in
-                if e.data.effective == .nextRenewal {
+                if effective == .nextRenewal {
                     sub.pendingProduct = product
                     return .downgradeAtRenewal
                 }
                 sub.product = product
                 sub.group = group(of: product)
-                if let expires = e.data.expires { sub.expires = expires }
+                if let expires { sub.expires = expires }
                 sub.pendingProduct = nil
                 return .upgradeNow
             }

@@ -36,10 +36,10 @@ import SubscriptionDomain
             while let user = try cache.nextUser(where: { _ in true }) {
                 #expect(users.insert(user).inserted, "\(log.path): \(user) comes twice")
                 var previous: StoredEvent?
+                event.user = user
                 while let (position, recorded) = try cache.nextEvent(into: &event) {
                     let stored = StoredEvent(event: event, position: position, recorded: Timestamp(milliseconds: recorded))
                     #expect(read.updateValue(stored, forKey: position) == nil, "position \(position) twice")
-                    #expect(event.user == user)
                     if let previous {
                         #expect((previous.event.time, previous.position) < (event.time, position), "\(user): not in effect order at \(position)")
                         if previous.position > position { reordered += 1 }
