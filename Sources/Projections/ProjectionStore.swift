@@ -120,7 +120,7 @@ public struct ProjectionStore {
             var touched: Set<String> = []
             try log.forEach(from: stored.position + 1) { record in
                 read += 1
-                let event = try Replay.decode(record.payload, position: record.position)
+                let event = try Replay.decode(record)
                 users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }

@@ -104,10 +104,13 @@ import SubscriptionDomain
         let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try EventLog(directory: path)
-        try log.append([
-            ProposedRecord(id: "1", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-01T00:00:00Z").utf8)),
-            ProposedRecord(id: "2", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-02T00:00:00Z").utf8)),
-        ])
+        try log.append([ProposedRecord(id: "1", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-01T00:00:00Z").utf8))])
+        let store = ProjectionStore(logDirectory: path, profile: .handz)
+        try store.refresh()
+        try log.append([ProposedRecord(id: "2", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-02T00:00:00Z").utf8))])
+        // The kept projection's catch-up checks the record as the full rebuilds do.
+        let caughtUp = #expect(throws: ProjectionError.self) { try store.refresh() }
+        #expect(caughtUp?.position == 2)
         for cache in [false, true] {
             var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-02-01T00:00:00Z")!)
             options.buildEventCache = cache
