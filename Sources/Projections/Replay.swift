@@ -80,10 +80,10 @@ public enum Replay {
     /// the record's id (which the log keeps unique, so no user's events repeat an id).
     static func decode(_ record: RecordView) throws -> Event {
         let event = try decode(record.payload, position: record.position)
-        guard UserIndex.isUser(event.user, record.stream) else {
+        guard UserIndex.isID(event.user, record.stream) else {
             throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(record.streamString)'")
         }
-        guard UserIndex.isUser(event.id, record.id) else {
+        guard UserIndex.isID(event.id, record.id) else {
             throw ProjectionError(position: record.position, reason: "the event's id '\(event.id)' is not the record's id '\(record.idString)'")
         }
         return event

@@ -33,10 +33,10 @@ import MemoryPrefetch
         return user.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Whether `user` is the id whose UTF-8 bytes are `bytes`.
-    @inlinable static func isUser(_ user: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var user = user
-        return user.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
+    /// Whether `id` (a user id, an event id) is the string whose UTF-8 bytes are `bytes`.
+    @inlinable static func isID(_ id: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var id = id
+        return id.withUTF8 { $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0) }
     }
 
     @inlinable func bucket(_ h: UInt64) -> Int {

@@ -38,7 +38,7 @@ public struct UserTable<Fold: UserKeyed> {
 
     /// The slot of the user whose id has these UTF-8 bytes and hash.
     @inlinable func slot(_ user: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
-        index.find(hash) { UserIndex.isUser(storage[Int($0)].user, user) }
+        index.find(hash) { UserIndex.isID(storage[Int($0)].user, user) }
     }
 
     private func slot(_ user: String) -> Int32? {

@@ -27,18 +27,6 @@ public struct PlanView: Sendable, Equatable {
     public var rule: Rule
 }
 
-/// The time-dependent part of a plan as of one instant: the state, why, and until when.
-public struct PlanStatus: Sendable, Equatable {
-    public var planState: PlanState
-    public var graceReason: GraceReason?
-    public var graceEndsAt: Timestamp?
-    public var billingIssue: Bool
-    /// The rule that explains this state.
-    public var rule: Rule
-    /// Whether the plan gives access (trial, pro or pro_grace).
-    public var hasAccess: Bool { planState == .trial || planState == .pro || planState == .proGrace }
-}
-
 extension PlanDecider {
     /// Evaluates the folded facts at `instant`: trial ends, grace ends and expiries take effect
     /// here without any event. The state must hold only events with `time <= instant`.
@@ -54,36 +42,6 @@ extension PlanDecider {
             trialEligible: profile.trialDays > 0 && !s.trialUsedGroups.contains(profile.primaryGroup),
             credits: s.credits, billingIssue: status.billingIssue, badge: status.billingIssue ? 1 : 0,
             tier: tierName, limits: profile.tier(tierName)?.limits ?? [:], rule: status.rule)
-    }
-
-    /// The plan state at `instant` and the rule behind it, without the profile lookups of `view`
-    /// (what the revenue report needs for a million users).
-    public func status(_ s: SubscriberState, at instant: Timestamp) -> PlanStatus {
-        var status = PlanStatus(planState: (s.hasAccount || s.everPurchased) ? .free : .guest, billingIssue: false, rule: s.rule)
-        guard let sub = s.subscription else { return status }
-        if let ended = sub.endedAt, ended <= instant {
-            status.planState = .free
-        } else if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt {
-            status.billingIssue = true
-            if instant < ends {
-                status.planState = .proGrace; status.graceReason = .billing; status.graceEndsAt = ends; status.rule = .billingGrace
-            } else {
-                status.planState = .free; status.rule = .billingGraceEnded
-            }
-        } else if instant < sub.expires {
-            status.planState = sub.isTrial ? .trial : .pro
-        } else if sub.autoRenew {
-            let ends = sub.expires + profile.unverifiedGrace
-            if instant < ends {
-                status.planState = .proGrace; status.graceReason = .unverified; status.graceEndsAt = ends; status.rule = .unverifiedGrace
-            } else {
-                status.planState = .free; status.rule = .unverifiedGraceEnded
-            }
-        } else {
-            status.planState = .free
-            status.rule = sub.isTrial ? .trialEnded : .cancelledEnded
-        }
-        return status
     }
 
     /// The instants after `from` (up to `to`) at which a timer changes the plan without an event.
