@@ -9,7 +9,6 @@ extension EventCache {
     /// Until `finish()` returns, what was read may come from a damaged file: callers drop it if it throws.
     struct Reader {
         var r: ProjectionReader
-        let codeVersion: Int
         /// The log head the cache was built at.
         let head: LogHead
         /// How many events the file holds (one per log position, from 1).
@@ -27,20 +26,16 @@ extension EventCache {
         /// An event to read into: `nextEvent(into:)` sets every field but the user.
         static let blank = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
 
-        /// Reads the header; throws `ProjectionReader.Unreadable` if it is not a cache file.
+        /// Reads the header; throws `ProjectionReader.Unreadable` if it is not a cache file of this code version.
         init(source: DurableFile.Source) throws {
             r = ProjectionReader(source: source)
             guard try r.raw(EventCache.magic.count) == EventCache.magic else { throw r.unreadable("not an event cache") }
-            codeVersion = try r.count()
+            let version = try r.count()
+            guard version == EventCache.codeVersion else { throw r.unreadable("code version \(version), not \(EventCache.codeVersion)") }
             let position = UInt64(bitPattern: try r.int64())
             head = LogHead(position: position, hash: SHA256.Digest(bytes: try r.raw(32)))
             count = try r.count()
             guard UInt64(count) == position else { throw r.unreadable("\(count) events for head position \(position)") }
-            guard codeVersion == EventCache.codeVersion else {
-                strings = []
-                userCount = 0
-                return
-            }
             strings = try r.array { try $0.string() }
             userCount = try r.count()
         }

@@ -59,8 +59,7 @@ enum EventCache {
     /// built at exactly `head`; nil otherwise (then it must be built again).
     static func reader(_ logDirectory: String, head: LogHead) -> Reader? {
         guard let source = try? DurableFile.Source(path: path(logDirectory)),
-              let reader = try? Reader(source: source),
-              reader.codeVersion == codeVersion, reader.head == head
+              let reader = try? Reader(source: source), reader.head == head
         else { return nil }
         return reader
     }

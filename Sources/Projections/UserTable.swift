@@ -82,14 +82,6 @@ public struct UserTable<Fold: UserKeyed> {
         return user.withUTF8 { slot(adding: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Adds a user the caller knows is absent (no lookup first); returns their slot.
-    @inlinable public mutating func slot(addingNew user: String) -> Int {
-        let i = storage.count
-        index.insert(UserIndex.hash(user), slot: Int32(i))
-        storage.append(Fold(user: user))
-        return i
-    }
-
     /// The fold in a slot returned by `slot(adding:)`.
     @inlinable public subscript(slot i: Int) -> Fold {
         _read { yield storage[i] }
