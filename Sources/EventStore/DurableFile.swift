@@ -14,11 +14,15 @@ public enum DurableFile {
     /// Removes the file at `path` (a cache found damaged); nothing to do if there is none.
     public static func remove(path: String) throws { try PlatformDirectory.remove(path) }
 
-    /// A replacement written in pieces to `path.tmp`; `commit()` makes it durable and puts it in
-    /// place. Until then (or if the process dies) the file at `path` is the old one.
+    /// A replacement written in pieces to a temporary file of its own (`path.tmp-PID-RANDOM`, so
+    /// concurrent writers never share one); `commit()` makes it durable and puts it in place. Until
+    /// then (or if the process dies) the file at `path` is the old one. A replacement dropped without
+    /// a commit (a failed write: a full disk) removes its temporary file, and a new one removes those
+    /// left by processes that no longer run.
     public final class Replacement {
         let path: String
         let file: PlatformFile
+        private var committed = false
         /// Bytes written so far.
         public private(set) var length = 0
 
@@ -26,8 +30,13 @@ public enum DurableFile {
             self.path = path
             let parent = Self.parent(of: path)
             if !parent.isEmpty { try PlatformDirectory.create(parent) }
-            file = try PlatformFile(path: path + ".tmp", mode: .createReadWrite)
+            Self.removeAbandonedTemporaries(of: path)
+            file = try PlatformFile(path: path + Self.temporarySuffix + "\(PlatformProcess.id)-\(UInt32.random(in: 0...UInt32.max))", mode: .createReadWrite)
             try file.truncate(to: 0)
+        }
+
+        deinit {
+            if !committed { try? PlatformDirectory.remove(file.path) }
         }
 
         /// Appends `bytes` to the temporary file.
@@ -40,8 +49,22 @@ public enum DurableFile {
         public func commit() throws {
             try file.sync()
             try PlatformDirectory.move(file.path, to: path)
+            committed = true
             let parent = Self.parent(of: path)
             try PlatformDirectory.sync(parent.isEmpty ? "." : parent)
+        }
+
+        static let temporarySuffix = ".tmp-"
+
+        /// Removes `path.tmp-PID-*` files whose process is gone (killed while writing).
+        static func removeAbandonedTemporaries(of path: String) {
+            let parent = parent(of: path)
+            let prefix = String(path.dropFirst(parent.isEmpty ? 0 : parent.count + 1)) + temporarySuffix
+            guard let names = try? PlatformDirectory.list(parent.isEmpty ? "." : parent) else { return }
+            for name in names where name.hasPrefix(prefix) {
+                guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), !PlatformProcess.isRunning(pid) else { continue }
+                try? PlatformDirectory.remove((parent.isEmpty ? "" : parent + "/") + name)
+            }
         }
 
         static func parent(of path: String) -> String {

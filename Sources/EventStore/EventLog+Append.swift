@@ -96,6 +96,10 @@ extension EventLog {
         }
         segments[s].end = start + buffer.count
         head = LogHead(position: position, hash: hash)
+        // The batch is durable; now the checkpoint may say so. If this write fails the checkpoint
+        // stays behind the head, which is safe (it only marks less as provably committed) and is
+        // brought up to the head when a writer next opens the log.
+        if (try? headWriter?.write(head)) != nil { committedHead = head }
         return receipt
     }
 

@@ -1,15 +1,18 @@
 extension EventLog {
     /// Visits every committed record from `position` on, in order, checking each frame's CRC32C
     /// and the gapless sequence. Damage stops the scan with an error naming segment, offset and position.
-    public func forEach(from position: UInt64 = 1, _ visit: (RecordView) throws -> Void) throws {
-        guard position <= head.position else { return }
+    /// With `through`, the scan stops after that position.
+    public func forEach(from position: UInt64 = 1, through last: UInt64 = .max, _ visit: (RecordView) throws -> Void) throws {
+        let last = min(last, head.position)
+        guard position <= last else { return }
         // Start at the nearest sampled record (at most 1,023 records before `position` in a scanned segment).
         let seek = seekPoint(for: max(position, 1))
         let first = seek.segment
         let chunkSize = 1 << 20
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var expected = UInt64(0)
-        for i in first..<segments.count {
+        var done = false
+        for i in first..<segments.count where !done {
             let segment = segments[i]
             if i > first && expected != segment.base {
                 throw EventStoreError(.damaged, "segment starts at position \(segment.base) but the previous one ends at \(expected - 1) (missing or extra segment)", path: segment.path, offset: 0, position: expected)
@@ -20,7 +23,7 @@ extension EventLog {
             var fileOffset = i == first ? seek.offset : LogFormat.segmentHeaderSize   // file offset of buffer[0]
             var filled = 0
             var parsed = 0                                   // buffer offset of the next frame
-            while fileOffset + parsed < segment.end {
+            while fileOffset + parsed < segment.end && !done {
                 // Move the unparsed remainder to the front and read more.
                 if parsed > 0 {
                     buffer.withUnsafeMutableBytes { b in
@@ -63,15 +66,30 @@ extension EventLog {
                                 throw EventStoreError(.damaged, "record holds position \(body.position) where \(expected) was expected", path: segment.path, offset: fileOffset + parsed, position: expected)
                             }
                             framesRead += 1
-                            if expected >= position && expected <= head.position { try visit(RecordView(body)) }
+                            if expected >= position { try visit(RecordView(body)) }
                             expected += 1
                             parsed += length
+                            if expected > last {
+                                done = true
+                                return
+                            }
                         }
                     }
                 }
                 if grow > buffer.count { buffer.append(contentsOf: repeatElement(0, count: grow - buffer.count)) }
             }
         }
+    }
+
+    /// The hash-chain value at `position`: the SHA-256 of that record's body, which commits to every
+    /// record before it (zero for position 0); nil if the log does not reach `position`.
+    public func chainHash(at position: UInt64) throws -> SHA256.Digest? {
+        if position == 0 { return .zero }
+        guard position <= head.position else { return nil }
+        if position == head.position && head.hash != .zero { return head.hash }
+        var hash: SHA256.Digest?
+        try forEach(from: position, through: position) { hash = SHA256.hash($0.body) }
+        return hash
     }
 
     /// Copies of every committed record from `position` on.

@@ -2,8 +2,15 @@ extension EventLog {
     /// Brings this handle up to what is on disk: new segments, new committed records.
     /// A writer handle (under the lock) cuts a torn or uncommitted tail off the last segment.
     func catchUp() throws {
+        // The checkpoint first: it is written after the records it names, so they are on disk by now.
+        switch try CommittedHead.read(path: committedHeadPath) {
+        case .none: committedHead = nil
+        case .unreadable(let why): committedHead = nil; committedHeadProblem = why
+        case .head(let reading): committedHead = reading.head; committedHeadProblem = nil
+        }
         let names = try PlatformDirectory.list(segmentDirectory)
             .compactMap { name in LogFormat.basePosition(ofSegmentNamed: name).map { ($0, name) } }
+            .filter { entry in options.readThrough.map { entry.0 <= $0 } ?? true }
             .sorted { $0.0 < $1.0 }
         guard names.count >= segments.count else {
             throw EventStoreError(.damaged, "segment files disappeared (\(segments.count) known, \(names.count) present)", path: segmentDirectory)
@@ -31,6 +38,9 @@ extension EventLog {
                 segments.append(Segment(base: base, path: path, end: 0))
             }
             try scan(segment: i, isLast: i == names.count - 1)
+        }
+        if let line = committedHead, head.position < line.position, options.readThrough.map({ $0 >= line.position }) ?? true {
+            throw EventStoreError(.damaged, "committed records were lost: the log ends at position \(head.position) but position \(line.position) was committed (segments/\(CommittedHead.fileName))", path: segments.last?.path ?? segmentDirectory, position: head.position + 1)
         }
     }
 
@@ -96,6 +106,10 @@ extension EventLog {
         var pending: [Pending] = []
         var pendingVersions: [String: UInt64] = [:]
         var next = head.position + 1
+        var capped = false
+        let line = committedHead
+        // Past the committed head, in the last segment, bytes that are not whole valid frames are a torn tail.
+        func pastLine(_ position: UInt64) -> Bool { isLast && line.map { position > $0.position } ?? false }
         try bytes.withUnsafeBytes { (b) throws in
             var offset = 0
             scanning: while true {
@@ -103,13 +117,31 @@ extension EventLog {
                 case .end:
                     break scanning
                 case .torn(let why):
+                    if let line, next <= line.position {
+                        throw EventStoreError(.damaged, "\(why), at or before the committed head (position \(line.position)): committed records were lost", path: path, offset: start + offset, position: next)
+                    }
                     tail = why
                     break scanning
                 case .damaged(let why):
-                    throw EventStoreError(.damaged, why, path: path, offset: start + offset, position: next)
+                    guard pastLine(next) else {
+                        throw EventStoreError(.damaged, why, path: path, offset: start + offset, position: next)
+                    }
+                    tail = "\(why), past the committed head (position \(line!.position))"
+                    break scanning
                 case .record(let body, let length):
+                    if let cap = options.readThrough, body.position > cap {
+                        capped = true
+                        break scanning
+                    }
                     guard body.position == next else {
+                        if pastLine(next) {
+                            tail = "record holds position \(body.position) where \(next) was expected, past the committed head (position \(line!.position))"
+                            break scanning
+                        }
                         throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected", path: path, offset: start + offset, position: next)
+                    }
+                    if let line, body.position == line.position, SHA256.hash(body.bytes) != line.hash {
+                        throw EventStoreError(.damaged, "record \(next) does not hash to the committed head's hash (segments/\(CommittedHead.fileName)): the log was altered or replaced", path: path, offset: start + offset, position: next)
                     }
                     if options.indexes {
                         let stream = String(decoding: body.stream, as: UTF8.self)
@@ -148,9 +180,13 @@ extension EventLog {
         }
         if tail == nil && !pending.isEmpty { tail = "\(pending.count) whole record(s) of a batch that was never committed" }
         segments[i].end = start + committed
+        if capped { return }
         guard let tail else { return }
         guard isLast else {
             throw EventStoreError(.damaged, "\(tail), in a segment that is not the last", path: path, offset: start + committed, position: head.position + 1)
+        }
+        if let line, head.position < line.position {
+            throw EventStoreError(.damaged, "\(tail) after position \(head.position), at or before the committed head (position \(line.position)): committed records were lost", path: path, offset: start + committed, position: head.position + 1)
         }
         if access == .write {
             try file.truncate(to: start + committed)

@@ -18,6 +18,9 @@ public final class EventLog {
         /// A read-only scan of the whole log, such as a full rebuild, can do without them: such a
         /// handle checks only the last segment at open, and checks the others as `forEach` reads them.
         public var indexes = true
+        /// A read handle that stops at this position, as if the log ended there (a committed head
+        /// another handle saw): every handle of one rebuild then folds the same records.
+        public var readThrough: UInt64?
         public init() {}
     }
 
@@ -59,12 +62,19 @@ public final class EventLog {
     static let sampleInterval: UInt64 = 1024
     /// Frames read and checked by `forEach` since this handle opened (what a catch-up cost).
     public internal(set) var framesRead = 0
+    /// What the committed-head checkpoint said at the last catch-up (nil: no readable checkpoint).
+    public internal(set) var committedHead: LogHead?
+    /// Why the checkpoint could not be read, if a file was there but neither slot was whole.
+    public internal(set) var committedHeadProblem: String?
+    /// The writer's checkpoint file, rewritten after every committed batch.
+    var headWriter: CommittedHeadWriter?
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
     var failWritesAfterBytes: Int?
 
     var segmentDirectory: String { directory + "/segments" }
+    var committedHeadPath: String { segmentDirectory + "/" + CommittedHead.fileName }
 
     /// Opens (creating if needed, for `.write`) the log in `directory`.
     public init(directory: String, access: Access = .write, options: Options = Options()) throws {
@@ -77,7 +87,12 @@ public final class EventLog {
         if access == .write && !options.indexes {
             throw EventStoreError(.invalidArgument, "a writer needs its indexes (duplicate ids, expected versions)")
         }
+        if access == .write && options.readThrough != nil {
+            throw EventStoreError(.invalidArgument, "a writer reads the whole log")
+        }
+        guard !directory.isEmpty else { throw EventStoreError(.invalidArgument, "the log's folder is an empty path") }
         if access == .write {
+            try Self.checkIsLogFolder(directory)
             try PlatformDirectory.create(directory + "/segments")
             lockFile = try PlatformFile(path: directory + "/writer.lock", mode: .createReadWrite)
         } else {
@@ -86,7 +101,35 @@ public final class EventLog {
             }
             lockFile = nil
         }
-        try withWriterLock { () throws in try catchUp() }
+        try withWriterLock { () throws in
+            try catchUp()
+            if access == .write { try openCommittedHead() }
+        }
+    }
+
+    /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
+    /// another program, and a writer will not make a log inside it.
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected"]
+
+    static func checkIsLogFolder(_ directory: String) throws {
+        guard PlatformDirectory.exists(directory), !PlatformDirectory.exists(directory + "/segments") else { return }
+        let foreign = try PlatformDirectory.list(directory).filter { !logFolderEntries.contains($0) }.sorted()
+        guard foreign.isEmpty else {
+            throw EventStoreError(.invalidArgument, "not a log folder: it holds \(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : "") and no segments/ (give an empty or new folder)", path: directory)
+        }
+    }
+
+    /// Opens the writer's checkpoint and brings it up to the head: records past it that are whole
+    /// are made durable first (a crash may have come between their fsync and the checkpoint's).
+    private func openCommittedHead() throws {
+        let found = try CommittedHead.read(path: committedHeadPath)
+        let writer = try CommittedHeadWriter(path: committedHeadPath, current: found)
+        if head.position > 0 && (committedHead.map { $0.position < head.position } ?? true) {
+            if let last = segments.last { try PlatformFile(path: last.path, mode: .readWrite).sync() }
+            try writer.write(head)
+            committedHead = head
+        }
+        headWriter = writer
     }
 
     /// Runs `body` holding the advisory writer lock (a no-op lock for read handles).

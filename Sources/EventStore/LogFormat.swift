@@ -47,6 +47,10 @@ enum LogFormat {
         guard CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[0..<24])) == b.le32(24) else {
             throw EventStoreError(.damaged, "segment header checksum mismatch", path: path, offset: 0)
         }
+        // Bytes 28-31 are reserved: written as zero, and outside the header CRC, so checked here.
+        guard b.le32(28) == 0 else {
+            throw EventStoreError(.damaged, "segment header reserved bytes 28-31 are not zero", path: path, offset: 28)
+        }
         return b.le64(16)
     }
 

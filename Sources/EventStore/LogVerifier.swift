@@ -8,6 +8,8 @@ public struct VerificationReport: Sendable {
     public var damage: EventStoreError?
     /// A torn or uncommitted tail at the end of the last segment (cut on the next open for append).
     public var tail: String?
+    /// What the committed-head checkpoint says (nil: no checkpoint, as in logs written before it existed).
+    public var committedHead: LogHead?
     public var isIntact: Bool { damage == nil }
 }
 
@@ -31,6 +33,18 @@ public enum LogVerifier {
         let folder = directory + "/segments"
         guard PlatformDirectory.exists(folder) else {
             throw EventStoreError(.invalidArgument, "no log here (missing segments/ folder)", path: directory)
+        }
+        var line: LogHead?
+        switch try CommittedHead.read(path: folder + "/" + CommittedHead.fileName) {
+        case .none: break
+        case .unreadable(let why): throw EventStoreError(.damaged, why, path: folder + "/" + CommittedHead.fileName)
+        case .head(let reading): line = reading.head
+        }
+        report.committedHead = line
+        defer {
+            if report.damage == nil, let line, report.head.position < line.position {
+                report.damage = EventStoreError(.damaged, "committed records were lost: the log ends at position \(report.head.position) but position \(line.position) was committed (segments/\(CommittedHead.fileName))", path: folder, position: report.head.position + 1)
+            }
         }
         let names = try PlatformDirectory.list(folder)
             .compactMap { name in LogFormat.basePosition(ofSegmentNamed: name).map { ($0, name) } }
@@ -57,18 +71,27 @@ public enum LogVerifier {
                 var running = report.head
                 var uncommitted = 0
                 var pendingVersions: [String: UInt64] = [:]
+                // Past the committed head, in the last segment, bytes that are not whole valid frames are a torn tail.
+                func pastLine(_ position: UInt64) -> Bool { isLast && line.map { position > $0.position } ?? false }
                 while true {
                     let next = running.position + 1
                     switch LogFormat.frame(in: b, at: offset, maxBodySize: Int(UInt32.max)) {
                     case .end:
                         break
                     case .torn(let why):
-                        guard isLast else { throw EventStoreError(.damaged, why, path: path, offset: offset, position: next) }
+                        guard isLast, line.map({ next > $0.position }) ?? true else {
+                            throw EventStoreError(.damaged, isLast ? "\(why), at or before the committed head: committed records were lost" : why, path: path, offset: offset, position: next)
+                        }
                         report.tail = "\(why) at \(path)@\(offset)"
                     case .damaged(let why):
-                        throw EventStoreError(.damaged, why, path: path, offset: offset, position: next)
+                        guard pastLine(next) else { throw EventStoreError(.damaged, why, path: path, offset: offset, position: next) }
+                        report.tail = "\(why), past the committed head (a torn write), at \(path)@\(offset)"
                     case .record(let body, let length):
                         guard body.position == next else {
+                            if pastLine(next) {
+                                report.tail = "record holds position \(body.position) where \(next) was expected, past the committed head (a torn write), at \(path)@\(offset)"
+                                break
+                            }
                             throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected (record removed, inserted or reordered)", path: path, offset: offset, position: next)
                         }
                         guard running.hash.matches(body.previousHash) else {
@@ -81,6 +104,9 @@ public enum LogVerifier {
                         }
                         pendingVersions[stream] = expected
                         running = LogHead(position: next, hash: SHA256.hash(body.bytes))
+                        if let line, next == line.position, running.hash != line.hash {
+                            throw EventStoreError(.damaged, "record \(next) does not hash to the committed head's hash (segments/\(CommittedHead.fileName)): the log was altered or replaced", path: path, offset: offset, position: next)
+                        }
                         offset += length
                         uncommitted += 1
                         if body.isCommit {

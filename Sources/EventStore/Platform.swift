@@ -163,3 +163,20 @@ func platformNowMilliseconds() -> Int64 {
 }
 
 func platformErrorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+/// Process-wide settings a command-line tool makes once at start.
+public enum PlatformProcess {
+    /// Ignores SIGXFSZ, so a write past the file-size limit (`ulimit -f`) fails with EFBIG, which
+    /// the append path rolls back and reports, instead of killing the process without a word.
+    public static func ignoreFileSizeLimitSignal() {
+        _ = signal(SIGXFSZ, SIG_IGN)
+    }
+
+    /// This process's id.
+    static var id: Int32 { getpid() }
+
+    /// Whether a process with this id runs (or cannot be told apart from one that does).
+    static func isRunning(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)
+    }
+}

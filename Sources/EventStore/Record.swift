@@ -31,8 +31,11 @@ public struct RecordView {
     public let id: UnsafeRawBufferPointer
     public let stream: UnsafeRawBufferPointer
     public let payload: UnsafeRawBufferPointer
+    /// The whole record body, whose SHA-256 is the chain value at this position.
+    let body: UnsafeRawBufferPointer
 
     init(_ body: FrameBody) {
+        self.body = body.bytes
         position = body.position
         version = body.version
         recorded = body.recorded

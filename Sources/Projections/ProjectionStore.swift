@@ -5,20 +5,24 @@ import SubscriptionDomain
 /// The kept-current projection of one profile: every user's fold of the whole log and the log
 /// position it covers, stored together in one file that is replaced atomically, so a crash never
 /// leaves data ahead of or behind its checkpoint. A refresh reads only the records after the
-/// checkpoint; a projection written by another code version or for another profile is rebuilt.
+/// checkpoint; a projection written by another code version or for another profile, or whose
+/// checkpoint is not a head of this log (its chain hash differs there), is rebuilt.
 ///
-/// The file is binary: a magic line, the code version, the profile fingerprint, the position,
+/// The file is binary: a magic line, the code version, the profile fingerprint, the position and
+/// the log's chain hash at it (which commits to every record up to it: the log's identity),
 /// the partitions with their folds (UserFold+Binary.swift), and a CRC32C of all that in the last
 /// 4 bytes. It is written and read in chunks of 1 MiB, so neither side holds a second copy.
 public struct ProjectionStore {
     /// Bump when the fold or its stored form changes: stored projections of other versions are rebuilt.
-    /// 2: binary file (1 was JSON).
-    public static let codeVersion = 2
+    /// 2: binary file (1 was JSON). 3: the log's chain hash at the checkpoint.
+    public static let codeVersion = 3
     static let magic = Array("LDGPROJ\n".utf8)
 
     public let logDirectory: String
     public let profile: Profile
     public var partitions = 1
+    /// Test hook: runs right after a refresh opened the log (to append from elsewhere meanwhile).
+    var afterOpeningLog: (() throws -> Void)?
 
     public init(logDirectory: String, profile: Profile) {
         self.logDirectory = logDirectory
@@ -39,6 +43,8 @@ public struct ProjectionStore {
         var codeVersion: Int
         var fingerprint: String
         var position: UInt64
+        /// The log's chain hash at `position`.
+        var hash: EventStore.SHA256.Digest
         var users: UserPartitions
     }
 
@@ -50,8 +56,18 @@ public struct ProjectionStore {
     }
 
     /// The projection file: one per profile content (two profiles named alike, such as a
-    /// what-if copy of `handz`, keep separate projections).
-    public var path: String { logDirectory + "/projections/" + profile.name + "-" + fingerprint + ".projection" }
+    /// what-if copy of `handz`, keep separate projections). The name is only a readable label:
+    /// characters other than letters, digits, `.`, `_` and `-` become `_`, so no name leaves the folder.
+    public var path: String { logDirectory + "/projections/" + Self.fileLabel(profile.name) + "-" + fingerprint + ".projection" }
+
+    /// A profile name made safe as part of one file name: at most 40 characters of `[A-Za-z0-9._-]`, not starting with `.`.
+    static func fileLabel(_ name: String) -> String {
+        let safe = name.unicodeScalars.prefix(40).map { c -> Character in
+            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "." || c == "_" || c == "-") ? Character(c) : "_"
+        }
+        let label = String(safe)
+        return label.isEmpty || label.hasPrefix(".") ? "_" + label : label
+    }
 
     var foldOptions: ReplayOptions {
         var o = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: Int64.max))
@@ -59,10 +75,11 @@ public struct ProjectionStore {
         return o
     }
 
-    /// The stored projection if it is whole (CRC), of this code version and profile, and not ahead of the log.
-    func load(headPosition: UInt64) -> Stored? {
+    /// The stored projection if it is whole (CRC), of this code version and profile, and its
+    /// checkpoint is a head of this log: the log reaches it and has the same chain hash there.
+    func load(log: EventLog) -> Stored? {
         guard let stored = try? read(), stored.codeVersion == Self.codeVersion, stored.fingerprint == fingerprint,
-              stored.position <= headPosition
+              stored.position <= log.head.position, (try? log.chainHash(at: stored.position)) == stored.hash
         else { return nil }
         return stored
     }
@@ -72,7 +89,9 @@ public struct ProjectionStore {
         guard let source = try DurableFile.Source(path: path) else { return nil }
         var r = ProjectionReader(source: source, chunk: chunk)
         guard try r.raw(Self.magic.count) == Self.magic else { throw r.unreadable("not a projection file") }
-        let codeVersion = try r.count(), fingerprint = try r.string(), position = UInt64(bitPattern: try r.int64())
+        let codeVersion = try r.count()
+        let fingerprint = try r.string(), position = UInt64(bitPattern: try r.int64())
+        let hash = EventStore.SHA256.Digest(bytes: try r.raw(32))
         var tables: [UserTable<UserFold>] = []
         for _ in 0..<(try r.count()) {
             let n = try r.count()
@@ -84,7 +103,7 @@ public struct ProjectionStore {
             tables.append(table)
         }
         try r.checkCRCTrailer(after: "the folds")
-        return Stored(codeVersion: codeVersion, fingerprint: fingerprint, position: position, users: UserPartitions(tables))
+        return Stored(codeVersion: codeVersion, fingerprint: fingerprint, position: position, hash: hash, users: UserPartitions(tables))
     }
 
     /// Writes the projection file in chunks to a temporary file, then puts it in place atomically.
@@ -95,6 +114,7 @@ public struct ProjectionStore {
         w.count(stored.codeVersion)
         w.string(stored.fingerprint)
         w.int64(Int64(bitPattern: stored.position))
+        w.raw(stored.hash.bytes)
         w.count(stored.users.tables.count)
         for table in stored.users.tables {
             w.count(table.count)
@@ -109,10 +129,14 @@ public struct ProjectionStore {
     /// Brings the stored projection up to the log's head and saves it; returns the folds and the log handle it read.
     func refreshed() throws -> (users: UserPartitions, refresh: Refresh, log: EventLog) {
         let log = try Self.openForScans(logDirectory)
+        try afterOpeningLog?()
         let head = log.head.position
+        guard let headHash = try log.chainHash(at: head) else {
+            throw ProjectionError(position: head, reason: "the log's head record could not be read")
+        }
         var users: UserPartitions
         var refresh: Refresh
-        if let stored = load(headPosition: head) {
+        if let stored = load(log: log) {
             users = stored.users
             let options = foldOptions
             let decider = PlanDecider(profile: profile)
@@ -128,12 +152,13 @@ public struct ProjectionStore {
             Replay.handTransfers(&users, options: options)
             refresh = Refresh(recordsRead: read, rebuilt: false, position: head)
         } else {
-            users = try Replay.run(directory: logDirectory, options: foldOptions).users
+            // Folded through this handle's head, so the checkpoint below names exactly what was folded.
+            users = try Replay.run(directory: logDirectory, options: foldOptions, through: head).users
             refresh = Refresh(recordsRead: Int(head), rebuilt: true, position: head)
         }
         if refresh.recordsRead > 0 || refresh.rebuilt {
             // The projection is a cache of the log: if it cannot be saved, the answer stands and the next query folds again.
-            try? write(Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, users: users))
+            try? write(Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, hash: headHash, users: users))
         }
         return (users, refresh, log)
     }
@@ -162,9 +187,10 @@ public struct ProjectionStore {
 
     /// A read handle without indexes: refreshes read the records after the checkpoint and refold
     /// users from one scan, so the indexes (a whole-log pass at open) would only cost.
-    static func openForScans(_ directory: String) throws -> EventLog {
+    static func openForScans(_ directory: String, through: UInt64? = nil) throws -> EventLog {
         var options = EventLog.Options()
         options.indexes = false
+        options.readThrough = through
         return try EventLog(directory: directory, access: .read, options: options)
     }
 }

@@ -8,10 +8,11 @@ import SubscriptionDomain
 public enum Replay {
     /// Folds the log in `directory`. With `options.eventCache`, events are read from the event
     /// cache if it matches the log's head (with `buildEventCache`, it is built first if not); a
-    /// partition that finds it damaged removes it and folds from the log.
-    public static func run(directory: String, options: ReplayOptions) throws -> LedgerSnapshot {
+    /// partition that finds it damaged removes it and folds from the log. Every partition folds the
+    /// records up to the head the first handle saw (or `through`), whatever is appended meanwhile.
+    public static func run(directory: String, options: ReplayOptions, through: UInt64? = nil) throws -> LedgerSnapshot {
         let partitions = max(1, options.partitions)
-        let log = try ProjectionStore.openForScans(directory)
+        let log = try ProjectionStore.openForScans(directory, through: through)
         let head = log.head
         let cached = options.eventCache && eventCacheReady(log, build: options.buildEventCache)
         let results = PartitionResults(count: partitions)
@@ -25,7 +26,7 @@ public enum Replay {
                         try? DurableFile.remove(path: EventCache.path(directory))
                     }
                 }
-                let log = try ProjectionStore.openForScans(directory)
+                let log = try ProjectionStore.openForScans(directory, through: head.position)
                 let users = try fold(log: log, partition: p, of: partitions, options: options)
                 results.set(p, .success((users, log.head.position)))
             } catch {
@@ -33,15 +34,16 @@ public enum Replay {
             }
         }
         var tables: [UserTable<UserFold>] = []
-        var last: UInt64 = 0
         for r in results.takeAll() {
             let (part, h) = try r.get()
+            guard h == head.position else {
+                throw ProjectionError(position: h, reason: "a partition read the log to position \(h), not to the rebuild's head \(head.position)")
+            }
             tables.append(part)
-            last = max(last, h)
         }
         var users = UserPartitions(tables)
         handTransfers(&users, options: options)
-        return LedgerSnapshot(options: options, users: users, headPosition: last)
+        return LedgerSnapshot(options: options, users: users, headPosition: head.position)
     }
 
     /// FNV-1a of the user id: which partition folds this user.

@@ -98,6 +98,7 @@ enum LogCommands {
                 ("intact", .bool(report.isIntact)), ("segments", .int(report.segments)), ("records", .int(Int(report.records))),
                 ("bytes", .int(report.bytes)), ("headPosition", .int(Int(report.head.position))), ("headHash", .string(report.head.hash.description)),
                 ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
+                ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
             ]).rendered + "\n")
         } else {
             Console.out("""
@@ -107,6 +108,11 @@ enum LogCommands {
             head hash: \(report.head.hash)
 
             """)
+            if let committed = report.committedHead {
+                Console.out("committed: position \(committed.position) (segments/committed-head; records up to it must all be there)\n")
+            } else if report.records > 0 {
+                Console.out("committed: no checkpoint yet (the next append writes segments/committed-head)\n")
+            }
             if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
             Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
         }

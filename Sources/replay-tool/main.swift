@@ -54,6 +54,7 @@ func runTool(_ args: [String]) -> Int32 {
     }
 }
 
+PlatformProcess.ignoreFileSizeLimitSignal()
 let status = runTool(Array(CommandLine.arguments.dropFirst()))
 Console.flush()
 exit(status)

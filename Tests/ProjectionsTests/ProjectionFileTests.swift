@@ -27,7 +27,7 @@ import SubscriptionDomain
         let store = ProjectionStore(logDirectory: log.path, profile: profile)
         var users = UserPartitions(Array(repeating: UserTable<UserFold>(), count: partitions))
         for f in folds { users[f.user] = f }
-        try store.write(.init(codeVersion: ProjectionStore.codeVersion, fingerprint: store.fingerprint, position: 7, users: users))
+        try store.write(.init(codeVersion: ProjectionStore.codeVersion, fingerprint: store.fingerprint, position: 7, hash: .zero, users: users))
         return store
     }
 

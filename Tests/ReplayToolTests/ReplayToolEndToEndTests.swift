@@ -233,7 +233,7 @@ import Testing
     @Test func verifyNamesDamageBySegmentOffsetAndPosition() throws {
         let s = Queries.handzLog()
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
-        let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
+        let segment = try Self.lastSegment(s.log)
         var bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         bytes[bytes.count / 2] ^= 0x01
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes))
@@ -243,19 +243,42 @@ import Testing
         #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
     }
 
+    /// The last segment file of the log at `log`.
+    static func lastSegment(_ log: String) throws -> String {
+        log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: log + "/segments").filter { $0.hasSuffix(".seg") }.sorted().last!)
+    }
+
     @Test func aTornTailIsCutOnTheNextImportAndTheLogGoesOn() throws {
         let s = Queries.handzLog()
+        // A crash during the second import, before its checkpoint: the checkpoint still names record 43.
+        let checkpoint = FileManager.default.contents(atPath: s.log + "/segments/committed-head")!
         Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
-        let segment = s.log + "/segments/" + (try FileManager.default.contentsOfDirectory(atPath: s.log + "/segments").first!)
+        let segment = try Self.lastSegment(s.log)
         let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
+        _ = FileManager.default.createFile(atPath: s.log + "/segments/committed-head", contents: checkpoint)
         // The second import was one atomic batch: cut, it is gone whole; the first stays whole.
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
         #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)
+        #expect(verify["committedPosition"] as? Int == 43)
         let r = Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
         #expect(r.status == 0 && r.err.contains("recovered the log"))
         #expect(r.out == "appended 4, duplicates 0, rejected 0\n")
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+    }
+
+    @Test func committedRecordsCutAtARecordBoundaryAreNamedAsLost() throws {
+        let s = Queries.handzLog()
+        let before = try Self.lastSegment(s.log)
+        let short = FileManager.default.contents(atPath: before)!
+        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        // The segment as it was before the committed second import: whole frames, 4 committed records gone.
+        _ = FileManager.default.createFile(atPath: before, contents: short)
+        let r = Tool.run(["verify", "--log", s.log])
+        #expect(r.status == 1 && r.err.contains("committed records were lost") && r.err.contains("position 47 was committed"))
+        #expect(Tool.run(["counts", "--log", s.log]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+        #expect(FileManager.default.contents(atPath: before) == short, "lost records are reported, never papered over")
     }
 
     @Test func usageErrorsExitTwoWithOneLine() {
