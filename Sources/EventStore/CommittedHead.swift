@@ -34,7 +34,8 @@ struct CommittedHead {
 
     /// Reads the checkpoint at `path`.
     static func read(path: String) throws -> Found {
-        guard let bytes = try PlatformDirectory.readFile(path) else { return .none }
+        // An empty file is one created by a writer that was stopped before its first write.
+        guard let bytes = try PlatformDirectory.readFile(path), !bytes.isEmpty else { return .none }
         var best: Reading?
         bytes.withUnsafeBytes { b in
             for slot in 0..<2 where b.count >= (slot + 1) * slotSize {
@@ -62,16 +63,20 @@ struct CommittedHead {
 
 /// The writer's open checkpoint file: writes each new head into the slot not holding the newest.
 final class CommittedHeadWriter {
-    let file: PlatformFile
+    let path: String
+    /// Opened (created) at the first write, so an empty log has no checkpoint file.
+    private var file: PlatformFile?
     private var nextSlot: Int
 
-    init(path: String, current: CommittedHead.Found) throws {
-        file = try PlatformFile(path: path, mode: .createReadWrite)
+    init(path: String, current: CommittedHead.Found) {
+        self.path = path
         if case .head(let reading) = current { nextSlot = 1 - reading.slot } else { nextSlot = 0 }
     }
 
     /// Writes `head` durably (the caller has already fsynced the records it names).
     func write(_ head: LogHead) throws {
+        let file = try self.file ?? PlatformFile(path: path, mode: .createReadWrite)
+        self.file = file
         try CommittedHead.slot(head).withUnsafeBytes { (b) throws in
             try file.writeAll(b, at: nextSlot * CommittedHead.slotSize)
         }

@@ -123,7 +123,7 @@ public final class EventLog {
     /// are made durable first (a crash may have come between their fsync and the checkpoint's).
     private func openCommittedHead() throws {
         let found = try CommittedHead.read(path: committedHeadPath)
-        let writer = try CommittedHeadWriter(path: committedHeadPath, current: found)
+        let writer = CommittedHeadWriter(path: committedHeadPath, current: found)
         if head.position > 0 && (committedHead.map { $0.position < head.position } ?? true) {
             if let last = segments.last { try PlatformFile(path: last.path, mode: .readWrite).sync() }
             try writer.write(head)

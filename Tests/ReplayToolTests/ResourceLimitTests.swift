@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// Limits the operating system puts on a process end an import with a message, never a signal.
+@Suite struct ResourceLimits {
+    /// `ulimit -f` (bash counts 1,024-byte blocks: 12 KiB holds the first file, not the second) makes a write past it fail with EFBIG once
+    /// SIGXFSZ is ignored; without that, the kernel kills the process with no word (exit 153).
+    @Test func aFileSizeLimitEndsImportWithAMessageAndKeepsTheLogWhole() throws {
+        let s = Scratch()
+        let p = Process()
+        // The test runner's children inherit SIGXFSZ ignored: env puts the default back, as a shell has it.
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["--default-signal=XFSZ", "/bin/bash", "-c", "ulimit -f 12; exec \"$0\" import --log \"$1\" events/handz.jsonl events/howru.jsonl events/mirrormate.jsonl", Tool.binary, s.log]
+        p.currentDirectoryURL = URL(fileURLWithPath: Tool.packageRoot)
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "status \(p.terminationStatus): \(message)")
+        #expect(message.contains("File too large"))
+        // What was committed before the limit is whole: verify passes and the next import goes on.
+        let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
+        #expect(verify?["intact"] as? Bool == true && verify?["records"] as? Int == 43)
+        #expect(Tool.run(["import", "--log", s.log, "events/mirrormate.jsonl"]).status == 0)
+    }
+}
