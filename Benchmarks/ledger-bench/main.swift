@@ -215,7 +215,7 @@ case "rebuild":
     print(String(format: "rebuild (%@) as of \(at): %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
                  options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "eventstore":
-    try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: 1000)
+    try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: args.dropFirst(2).first.flatMap { Int($0) } ?? 1000)
 default:
-    print("usage: ledger-bench eventstore [records] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log|cache] [AT]")
+    print("usage: ledger-bench eventstore [records] [batch] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log|cache] [AT]")
 }
