@@ -72,8 +72,8 @@ enum LogCommands {
         name: "export", summary: "print the log as JSON Lines, with position, version and recorded",
         positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")]
     ) { a in
+        let from = try Common.number(a, "--from-position", in: 1...UInt64.max) ?? 1
         let log = try Common.openLog(a)
-        let from = UInt64(a.value("--from-position") ?? "1") ?? 1
         var out: [UInt8] = []
         try log.forEach(from: from) { r in
             let event = try Replay.decode(r.payload, position: r.position)
