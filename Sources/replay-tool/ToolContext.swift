@@ -106,12 +106,4 @@ enum Common {
         options.partitions = partitions
         return try Replay.run(directory: logDirectory(a), options: options)
     }
-
-    static func readInput(_ path: String) throws -> [UInt8] {
-        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ToolError.input("\(path): cannot read (no such file or not readable)")
-        }
-        return [UInt8](data)
-    }
 }
