@@ -1,30 +1,48 @@
+import Glibc
 import EventStore
 import SubscriptionDomain
 
 /// Appends JSON Lines to the log: each good line becomes a record (stream = user, payload = the
 /// canonical line), appended in atomic batches; bad lines are rejected with `file:line: reason`
-/// and kept verbatim for the caller to save. Good lines of a file go in even when others fail.
+/// and handed, as they are found, to a `RejectedLineSink` that keeps them verbatim. Good lines of
+/// a file go in even when others fail.
+///
+/// The input is read in pieces into one buffer of `maxLineSize + readSize` bytes, whatever the
+/// file's size: a line is never copied out of it to be decoded or rejected, and a line longer than
+/// `maxLineSize` is rejected unread, streamed to the sink in pieces as it goes by.
 public struct EventImporter {
     /// A line that did not go in, and why.
     public struct Rejection: Sendable, Equatable, CustomStringConvertible {
+        /// The file as named in messages.
         public var file: String
+        /// The line's number in the file, from 1.
         public var line: Int
+        /// Why, as one line: control characters escaped (`OneLine`), at most
+        /// `EventImporter.reasonLimit` characters of the decoder's sentence.
         public var reason: String
-        /// The line exactly as it was read.
-        public var text: [UInt8]
-        public var description: String { "\(file):\(line): \(reason)" }
+        public init(file: String, line: Int, reason: String) {
+            self.file = file
+            self.line = line
+            self.reason = reason
+        }
+        /// `file:line: reason`, one line (the file name escaped too).
+        public var description: String { "\(OneLine.escaped(file)):\(line): \(reason)" }
     }
 
     /// What an import did.
     public struct Summary: Sendable, Equatable {
         public var appended = 0
         public var duplicates = 0
-        public var rejected: [Rejection] = []
+        /// Lines rejected (each handed to the sink).
+        public var rejected = 0
         /// Store payload types that carry nothing for the ledger, by type.
         public var skipped: [String: Int] = [:]
         public var skippedCount: Int { skipped.values.reduce(0, +) }
         public init() {}
     }
+
+    /// The longest reason kept, in characters: a reason can quote a value of the line.
+    public static let reasonLimit = 500
 
     public let log: EventLog
     public var batchSize = 1000
@@ -32,15 +50,58 @@ public struct EventImporter {
     public var source = PayloadSource.canonical
     /// The app's profile (consumable credits for store payloads).
     public var profile = Profile.handz
+    /// A line of more bytes than this (before its `\n`) is rejected without being decoded.
+    /// Default: twice the log's record limit, so that a line whose event could fit in a record is
+    /// read (an event's canonical form is about as long as its line), while no line is ever held
+    /// whole past that.
+    public var maxLineSize: Int
+    /// Bytes asked of the input per read.
+    public var readSize = 1 << 20
 
-    public init(log: EventLog) { self.log = log }
+    public init(log: EventLog) {
+        self.log = log
+        self.maxLineSize = 2 * log.maxRecordSize
+    }
 
-    /// Imports one file's bytes (named `file` in messages); `progress` is called after each batch.
+    /// Imports one file's bytes (named `file` in messages); rejected lines are counted and dropped.
+    /// `progress` is called after each batch.
     public func importLines(_ bytes: [UInt8], file: String, into summary: inout Summary, progress: (Int) -> Void = { _ in }) throws {
+        var dropped = DroppedLines()
+        try importLines(bytes, file: file, rejected: &dropped, into: &summary, progress: progress)
+    }
+
+    /// Imports one file's bytes (named `file` in messages), handing rejected lines to `sink`.
+    public func importLines(_ bytes: [UInt8], file: String, rejected sink: inout some RejectedLineSink, into summary: inout Summary,
+                            progress: (Int) -> Void = { _ in }) throws {
+        var offset = 0
+        try bytes.withUnsafeBytes { all in
+            try importLines(file: file, read: { buffer in
+                let n = min(buffer.count, all.count - offset)
+                UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + n]))
+                offset += n
+                return n
+            }, rejected: &sink, into: &summary, progress: progress)
+        }
+    }
+
+    /// Imports the lines `read` yields (named `file` in messages). `read` fills the start of the
+    /// buffer it is given and returns how many bytes it put there, 0 at the end of the input.
+    /// Rejected lines go to `sink` as they are found; `summary` counts what was committed, also
+    /// when this throws `ImportInterrupted` part way (a failed append, read or sink).
+    public func importLines(file: String, read: (UnsafeMutableRawBufferPointer) throws -> Int, rejected sink: inout some RejectedLineSink,
+                            into summary: inout Summary, progress: (Int) -> Void = { _ in }) throws {
+        let limit = max(1, maxLineSize)
+        let capacity = limit + max(1, readSize)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { buffer.deallocate() }
         var batch: [ProposedRecord] = []
         batch.reserveCapacity(batchSize)
-        var lineNumber = 0
+        var batchFirstLine = 0
+        var lineNumber = 1          // the line being read
         var processed = 0
+        var overlong = 0            // bytes so far of a line over the limit, streamed to the sink
+        var pendingCR = false       // an overlong piece ended in \r: written only if the line goes on
+
         func flush() throws {
             guard !batch.isEmpty else { return }
             let receipt = try log.append(batch)
@@ -50,23 +111,19 @@ public struct EventImporter {
             batch.removeAll(keepingCapacity: true)
             progress(processed)
         }
-        try bytes.withUnsafeBytes { all in
-            var start = 0
-            while start < all.count {
-                var end = start
-                while end < all.count && all[end] != 0x0A { end += 1 }
-                lineNumber += 1
-                var lineEnd = end
-                if lineEnd > start && all[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                let line = UnsafeRawBufferPointer(rebasing: all[start..<lineEnd])
-                start = end + 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                do {
-                    let events: [Event]
-                    switch try StorePayload.map(line, from: source, profile: profile) {
-                    case .events(let list): events = list
-                    case .skipped(let type): summary.skipped[type, default: 0] += 1; continue
-                    }
+        func reject(_ reason: String) throws {
+            try sink.reject(Rejection(file: file, line: lineNumber, reason: OneLine.escaped(reason, limit: Self.reasonLimit)))
+            summary.rejected += 1
+        }
+        /// One line (without its \n) that fits the limit: decoded and batched, or rejected.
+        func handle(_ whole: UnsafeRawBufferPointer) throws {
+            let line = whole.last == 0x0D ? UnsafeRawBufferPointer(rebasing: whole.dropLast()) : whole
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            var records: [ProposedRecord] = []
+            do {
+                switch try StorePayload.map(line, from: source, profile: profile) {
+                case .skipped(let type): summary.skipped[type, default: 0] += 1
+                case .events(let events):
                     for event in events {
                         var payload: [UInt8] = []
                         EventCodec.encode(event, into: &payload)
@@ -74,14 +131,83 @@ public struct EventImporter {
                         guard size <= log.maxRecordSize else {
                             throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
                         }
-                        batch.append(ProposedRecord(id: event.id, stream: event.user, payload: payload))
+                        records.append(ProposedRecord(id: event.id, stream: event.user, payload: payload))
                     }
-                    if batch.count >= batchSize { try flush() }
-                } catch let error as EventDecodingError {
-                    summary.rejected.append(Rejection(file: file, line: lineNumber, reason: error.description, text: Array(line)))
                 }
+            } catch let error as EventDecodingError {
+                try sink.write(line)
+                try reject(error.description)
+                return
             }
+            guard !records.isEmpty else { return }
+            if batch.isEmpty { batchFirstLine = lineNumber }
+            batch += records
+            if batch.count >= batchSize { try flush() }
         }
-        try flush()
+        /// The next piece of a line over the limit, straight to the sink.
+        func overlongPiece(_ piece: UnsafeRawBufferPointer) throws {
+            guard !piece.isEmpty else { return }
+            if pendingCR { try Self.carriageReturn.withUnsafeBytes { try sink.write($0) } }
+            pendingCR = piece.last == 0x0D
+            try sink.write(pendingCR ? UnsafeRawBufferPointer(rebasing: piece.dropLast()) : piece)
+            overlong += piece.count
+        }
+        func overlongEnd() throws {
+            try reject("line is \(overlong) bytes, over the import limit of \(limit) bytes a line (the log's records hold at most \(log.maxRecordSize))")
+            overlong = 0
+            pendingCR = false
+        }
+        /// A line found whole in the buffer, or the last piece of an overlong one.
+        func lineEnds(_ line: UnsafeRawBufferPointer) throws {
+            if overlong > 0 || line.count > limit {
+                try overlongPiece(line)
+                try overlongEnd()
+            } else {
+                try handle(line)
+            }
+            lineNumber += 1
+        }
+
+        do {
+            var filled = 0, start = 0, scan = 0
+            while true {
+                while scan < filled, let found = memchr(buffer.baseAddress! + scan, 0x0A, filled - scan) {
+                    let newline = buffer.baseAddress!.distance(to: found)
+                    try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[start..<newline]))
+                    start = newline + 1
+                    scan = start
+                }
+                scan = filled
+                if overlong > 0 || filled - start > limit {
+                    try overlongPiece(UnsafeRawBufferPointer(rebasing: buffer[start..<filled]))
+                    start = filled
+                    scan = filled
+                }
+                if start > 0 {
+                    if filled > start { memmove(buffer.baseAddress!, buffer.baseAddress! + start, filled - start) }
+                    filled -= start
+                    scan -= start
+                    start = 0
+                }
+                let n = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(capacity, filled + max(1, readSize))]))
+                precondition(n >= 0 && filled + n <= capacity, "read returned \(n) for a buffer of \(capacity - filled) bytes")
+                if n == 0 {
+                    if filled > 0 || overlong > 0 { try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) }
+                    break
+                }
+                filled += n
+            }
+            try flush()
+        } catch {
+            throw ImportInterrupted(file: file, line: batch.isEmpty ? lineNumber : batchFirstLine, underlying: error)
+        }
     }
+
+    static let carriageReturn: [UInt8] = [0x0D]
+}
+
+/// Rejected lines counted and dropped: for callers that only want the summary.
+private struct DroppedLines: RejectedLineSink {
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {}
+    mutating func reject(_ rejection: EventImporter.Rejection) throws {}
 }

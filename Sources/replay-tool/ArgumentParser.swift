@@ -39,6 +39,10 @@ enum ArgumentParser {
             let arg = args[i]
             i += 1
             if onlyPositionals || !arg.hasPrefix("--") || arg == "-" {
+                // An empty path would name the current folder's parent or the filesystem's root.
+                guard !arg.isEmpty else {
+                    throw ToolError.usage("'\(command.name)' takes \(command.positionals ?? "no argument"), not an empty string")
+                }
                 parsed.positionals.append(arg)
                 continue
             }
@@ -63,6 +67,8 @@ enum ArgumentParser {
                 value = args[i]
                 i += 1
             }
+            // `--log ""` would make the log at the filesystem's root; no option means anything empty.
+            guard !value.isEmpty else { throw ToolError.usage("option \(name) needs a value (\(spec.value!)), not an empty string") }
             if !spec.repeatable && parsed.values[name] != nil {
                 throw ToolError.usage("option \(name) given twice")
             }

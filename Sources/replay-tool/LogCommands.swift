@@ -9,71 +9,57 @@ enum LogCommands {
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
         positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)"),
                                         OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks")],
-        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file. Good lines of the same file still go in.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted."
+        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted."
     ) { a in
         guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
         let format = try Common.format(a, allowed: [.table, .json])
-        let log = try Common.openLog(a, access: .write)
-        if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
-        var importer = EventImporter(log: log)
         let sourceName = a.value("--from") ?? "canonical"
         guard let source = PayloadSource(rawValue: sourceName) else {
             throw ToolError.usage("--from '\(sourceName)' is not one of canonical, appstore, revenuecat")
         }
+        let profile = try Common.profile(a.value("--profile"))
+        for path in a.positionals { try InputFile.check(path) }
+        let log = try Common.openLog(a, access: .write)
+        if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
+        var importer = EventImporter(log: log)
         importer.source = source
-        importer.profile = try Common.profile(a.value("--profile"))
+        importer.profile = profile
         var summary = EventImporter.Summary()
-        for path in a.positionals {
-            let bytes = try Common.readInput(path)
-            try importer.importLines(bytes, file: path == "-" ? "<stdin>" : path, into: &summary) { n in
-                Console.progress("\(path): \(n) events")
+        var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))
+        var failure: (any Error)?
+        do {
+            for path in a.positionals {
+                let input = try InputFile(path)
+                defer { input.close() }
+                try importer.importLines(file: path == "-" ? "<stdin>" : path, read: input.read(into:), rejected: &kept, into: &summary) { n in
+                    Console.progress("\(path): \(n) events")
+                }
             }
+        } catch {
+            failure = error
         }
         Console.endProgress()
-        var keptAt: String?
-        if !summary.rejected.isEmpty {
-            keptAt = try keepRejected(summary.rejected, in: Common.logDirectory(a))
-            for r in summary.rejected { Console.err(r.description) }
-        }
+        do { try kept.close() } catch { failure = failure ?? error }
+        // What was committed is summarised even when appending stopped part way; the error follows.
         if format == .json {
             Console.out(JSON.object([("appended", .int(summary.appended)), ("duplicates", .int(summary.duplicates)),
-                                     ("rejected", .int(summary.rejected.count)), ("rejectedFile", .text(keptAt)), ("skipped", .int(summary.skippedCount)),
+                                     ("rejected", .int(summary.rejected)), ("rejectedFile", .text(kept.path)), ("skipped", .int(summary.skippedCount)),
                                      ("skippedByType", .object(summary.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))]).rendered + "\n")
         } else {
             let skipped = source == .canonical ? "" : ", skipped \(summary.skippedCount)" + (summary.skipped.isEmpty ? "" : " (" + summary.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
-            Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected.count)\(skipped)\n")
-            if let keptAt { Console.out("rejected lines kept verbatim in \(keptAt)\n") }
+            Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected)\(skipped)\n")
+            if let keptAt = kept.path { Console.out("rejected lines kept verbatim in \(keptAt)\n") }
         }
-        return summary.rejected.isEmpty ? 0 : 1
-    }
-
-    /// Writes rejected lines verbatim to DIR/rejected/import-<time>.jsonl and their reasons beside them.
-    static func keepRejected(_ rejected: [EventImporter.Rejection], in dir: String) throws -> String {
-        let folder = dir + "/rejected"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var stamp = Common.now().description.replacingOccurrences(of: ":", with: "")
-        var path = folder + "/import-\(stamp).jsonl"
-        var n = 1
-        while FileManager.default.fileExists(atPath: path) { n += 1; stamp += "-\(n)"; path = folder + "/import-\(stamp).jsonl" }
-        var lines: [UInt8] = []
-        var reasons = ""
-        for r in rejected {
-            lines += r.text + [0x0A]
-            reasons += r.description + "\n"
-        }
-        guard FileManager.default.createFile(atPath: path, contents: Data(lines)),
-              FileManager.default.createFile(atPath: path.dropLast(6) + ".reasons", contents: Data(reasons.utf8)) else {
-            throw ToolError.input("\(folder): cannot write the rejected lines")
-        }
-        return path
+        if let failure { throw failure }
+        return summary.rejected == 0 ? 0 : 1
     }
 
     static let export = CommandSpec(
         name: "export", summary: "print the log as JSON Lines, with position, version and recorded",
         positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")]
     ) { a in
+        let from = try Common.number(a, "--from-position", in: 1...UInt64.max) ?? 1
         let log = try Common.openLog(a)
-        let from = UInt64(a.value("--from-position") ?? "1") ?? 1
         var out: [UInt8] = []
         try log.forEach(from: from) { r in
             let event = try Replay.decode(r.payload, position: r.position)

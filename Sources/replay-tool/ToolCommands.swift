@@ -11,8 +11,9 @@ enum ToolCommands {
                   OptionSpec(name: "--seed", value: "S", help: "random seed (default 1)"),
                   OptionSpec(name: "--out", value: "FILE", help: "write here instead of stdout")]
     ) { a in
-        guard let n = a.value("--users").flatMap({ Int($0) }), n > 0 else { throw ToolError.usage("generate needs --users N (a positive integer)") }
-        guard let seed = UInt64(a.value("--seed") ?? "1") else { throw ToolError.usage("--seed must be a non-negative integer") }
+        guard let users = try Common.number(a, "--users", in: 1...UInt64(Int.max)) else { throw ToolError.usage("generate needs --users N (a positive integer)") }
+        let n = Int(users)
+        let seed = try Common.number(a, "--seed", in: 0...UInt64.max) ?? 1
         let generator = PopulationGenerator(profile: try Common.profile(a.value("--profile")), users: n, seed: seed)
         var file: FileHandle?
         if let path = a.value("--out") {

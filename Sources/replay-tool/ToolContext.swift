@@ -28,6 +28,16 @@ enum Common {
         return t
     }
 
+    /// A whole-number option, or nil if it is not given: ASCII digits only (no sign, space,
+    /// fraction, exponent or hex), within `range`; anything else is a usage error, never a default.
+    static func number(_ a: ParsedArguments, _ name: String, in range: ClosedRange<UInt64>) throws -> UInt64? {
+        guard let v = a.value(name) else { return nil }
+        guard v.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = UInt64(v), range.contains(n) else {
+            throw ToolError.usage("\(name) '\(v)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
     static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
 
     /// The instant analytics fold up to: the end of the window if one is given, else `--at`.
@@ -95,13 +105,5 @@ enum Common {
         options.includeSandbox = a.has("--include-sandbox")
         options.partitions = partitions
         return try Replay.run(directory: logDirectory(a), options: options)
-    }
-
-    static func readInput(_ path: String) throws -> [UInt8] {
-        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ToolError.input("\(path): cannot read (no such file or not readable)")
-        }
-        return [UInt8](data)
     }
 }

@@ -31,7 +31,7 @@ func runTool(_ args: [String]) -> Int32 {
         return args.isEmpty ? 2 : 0
     }
     guard let command = commands.first(where: { $0.name == name }) else {
-        Console.err("replay-tool: unknown command '\(name)' (see replay-tool --help)")
+        Console.err("replay-tool: unknown command '\(OneLine.escaped(name))' (see replay-tool --help)")
         return 2
     }
     let rest = Array(args.dropFirst())
@@ -39,17 +39,18 @@ func runTool(_ args: [String]) -> Int32 {
         Console.out(ArgumentParser.help(command))
         return 0
     }
+    // Messages quote what was typed or read (paths, values): each is printed as one line.
     do {
         let parsed = try ArgumentParser.parse(rest, for: command)
         return try command.run(parsed)
     } catch let e as ToolError {
-        Console.err("replay-tool \(name): \(e.message)")
+        Console.err("replay-tool \(name): \(OneLine.escaped(e.message))")
         return e.exitCode
     } catch let e as EventStoreError {
-        Console.err("replay-tool \(name): \(e.description)")
+        Console.err("replay-tool \(name): \(OneLine.escaped(e.description))")
         return e.code == .invalidArgument ? 2 : 1
     } catch {
-        Console.err("replay-tool \(name): \(error)")
+        Console.err("replay-tool \(name): \(OneLine.escaped("\(error)"))")
         return 1
     }
 }

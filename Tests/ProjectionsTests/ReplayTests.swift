@@ -13,7 +13,7 @@ final class TestLog {
         var importer = EventImporter(log: log)
         importer.batchSize = batch
         try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "test", into: &summary)
-        precondition(summary.rejected.isEmpty, "\(summary.rejected)")
+        precondition(summary.rejected == 0, "\(summary.rejected) line(s) rejected")
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 

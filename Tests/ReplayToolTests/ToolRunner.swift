@@ -23,11 +23,12 @@ enum Tool {
         return dir.appendingPathComponent("replay-tool").path
     }()
 
+    /// Runs the tool with `args`; `via` runs it under another program instead (`["/usr/bin/time", "-o", F]`).
     @discardableResult
-    static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil) -> ToolRun {
+    static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil, via: [String] = []) -> ToolRun {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = args
+        p.executableURL = URL(fileURLWithPath: via.first ?? binary)
+        p.arguments = via.isEmpty ? args : Array(via.dropFirst()) + [binary] + args
         p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var env = ProcessInfo.processInfo.environment
         if let now { env["REPLAY_TOOL_NOW"] = now } else { env.removeValue(forKey: "REPLAY_TOOL_NOW") }
