@@ -63,7 +63,7 @@ import Testing
         }
         lines += bad.dropFirst(good.count).map(\.0)
         let file = s.path + "/boundary.jsonl"
-        FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
         return Tool.run(["import", "--log", s.log, "--profile", "howru", file])
     }
 
@@ -144,7 +144,7 @@ import Testing
             var o = template
             edit(&o)
             let path = s.path + "/" + name + ".json"
-            FileManager.default.createFile(atPath: path, contents: try! JSONSerialization.data(withJSONObject: o))
+            _ = FileManager.default.createFile(atPath: path, contents: try! JSONSerialization.data(withJSONObject: o))
             return path
         }
         func product(_ o: inout [String: Any], _ key: String, _ value: Any) {
@@ -199,7 +199,7 @@ import Testing
             apple("a6", #""purchaseDate":1775000000000,"expiresDate":1777592000000,"price":-9990,"currency":"USD""#),
         ]
         let file = s.path + "/apple.jsonl"
-        FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
         let r = Tool.run(["import", "--log", s.log, "--from", "appstore", file])
         Self.expectNoSignal(r, "import --from appstore")
         #expect(r.status == 1 && r.out.hasPrefix("appended 1, duplicates 0, rejected 5"), "\(r.out)")
