@@ -41,7 +41,8 @@ extension LedgerSnapshot {
             case .pro, .proGrace:
                 active += 1
                 if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
-                   let price = sub.price ?? Money.parse(product.price), let months = product.periodMonths {
+                   let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
+                    // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
                     let c = sub.currency ?? product.currency
                     mrr[c, default: .zero] += price.scaled(by: 1, over: Int64(months))
                 }

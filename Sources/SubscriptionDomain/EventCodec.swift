@@ -143,6 +143,9 @@ public enum EventCodec {
     private static func timestamp(_ s: inout JSONScanner, _ field: FieldLabel) throws(EventDecodingError) -> Timestamp {
         let t = try stringToken(&s, field)
         guard let v = s.withBytes(t, { Timestamp.parse($0) }) else {
+            if s.withBytes(t, { Timestamp.isRFC3339($0) }) {
+                throw EventDecodingError("field '\(field)': \(try s.text(t)) is out of range (\(ValueRanges.timesText))")
+            }
             throw EventDecodingError("field '\(field)': '\(try s.text(t))' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
         }
         return v
@@ -215,13 +218,21 @@ public enum EventCodec {
             guard s.peek() == 0x22 else { throw EventDecodingError("field '\(name)': expected a decimal string such as \"9.99\" (money is never a JSON number)", column: s.i + 1) }
             let t = try s.string()
             guard let m = s.withBytes(t, { Money.parse($0) }) else {
-                throw EventDecodingError("field '\(name)': '\(try s.text(t))' is not a decimal amount such as 9.99")
+                let text = try s.text(t)
+                if Money.isDecimal(text) {
+                    throw EventDecodingError("field '\(name)': \(text) is out of range (\(ValueRanges.pricesText))")
+                }
+                throw EventDecodingError("field '\(name)': '\(text)' is not a decimal amount such as 9.99")
             }
             d.price = m
         case .quantity:
             let at = s.i
-            guard s.peek() != 0x22, let q = try s.number(), q >= 1, q <= 1_000_000_000 else {
+            guard s.peek() != 0x22, let q = try s.number(), q >= 1 else {
                 throw EventDecodingError("field '\(name)': expected a positive integer", column: at + 1)
+            }
+            // Up to 10^9 reads (an older version accepted that much); the import door takes ValueRanges.quantities.
+            guard q <= 1_000_000_000 else {
+                throw EventDecodingError("field '\(name)': \(q) is out of range (accepted: \(ValueRanges.quantities.lowerBound) to \(ValueRanges.quantities.upperBound))")
             }
             d.quantity = q
         case .trialEligible, .trialUsed:

@@ -138,7 +138,7 @@ public struct PlanDecider: Sendable {
         case .refund:
             guard let txn = e.data.transaction else { return .noSubscription }
             if let quantity = s.consumables.removeValue(forKey: txn) {
-                s.credits = max(0, s.credits - quantity)
+                s.credits = max(0, s.credits.subtractingSaturated(quantity))
                 return .refundOlder
             }
             let time = e.time
@@ -176,11 +176,11 @@ public struct PlanDecider: Sendable {
             guard s.see(txn) else { return .duplicateTransaction }
             if e.data.environment == .sandbox { return .sandboxApart }
             s.everPurchased = true
-            s.credits += quantity
+            s.credits = s.credits.addingSaturated(quantity)
             s.consumables[txn] = quantity
             return .creditsAdded
         case .creditsUsed:
-            s.credits = max(0, s.credits - (e.data.quantity ?? 0))
+            s.credits = max(0, s.credits.subtractingSaturated(e.data.quantity ?? 0))
             return .creditsUsed
         case .notificationsDisabled:
             if let c = e.data.category, !s.disabledCategories.contains(c) { s.disabledCategories.append(c) }

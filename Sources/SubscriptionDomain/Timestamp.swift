@@ -1,22 +1,28 @@
 /// An instant in UTC, nanoseconds since 1970-01-01T00:00:00Z. Parsed and printed as RFC 3339.
+/// Moving an instant saturates at the bounds of Int64 (1677-09-21 to 2262-04-11) instead of
+/// trapping; the range the ledger accepts is far inside (`ValueRanges.times`).
 public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     public var nanoseconds: Int64
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-    public init(seconds: Int64) { nanoseconds = seconds * 1_000_000_000 }
-    public init(milliseconds: Int64) { nanoseconds = milliseconds * 1_000_000 }
+    /// Whole seconds since 1970 (saturating).
+    public init(seconds: Int64) { nanoseconds = seconds.multipliedSaturated(by: 1_000_000_000) }
+    /// Milliseconds since 1970, as the stores give them (saturating).
+    public init(milliseconds: Int64) { nanoseconds = milliseconds.multipliedSaturated(by: 1_000_000) }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.nanoseconds < b.nanoseconds }
-    /// This instant moved by a duration.
-    public static func + (t: Timestamp, d: Duration) -> Timestamp { Timestamp(nanoseconds: t.nanoseconds + d.nanoseconds) }
-    public static func - (t: Timestamp, d: Duration) -> Timestamp { Timestamp(nanoseconds: t.nanoseconds - d.nanoseconds) }
+    /// This instant moved by a duration (saturating).
+    public static func + (t: Timestamp, d: Duration) -> Timestamp { Timestamp(nanoseconds: t.nanoseconds.addingSaturated(d.nanoseconds)) }
+    public static func - (t: Timestamp, d: Duration) -> Timestamp { Timestamp(nanoseconds: t.nanoseconds.subtractingSaturated(d.nanoseconds)) }
 
     /// A span of time in nanoseconds.
     public struct Duration: Sendable, Hashable, Comparable {
         public var nanoseconds: Int64
         public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
         public static func < (a: Duration, b: Duration) -> Bool { a.nanoseconds < b.nanoseconds }
-        public static func hours(_ h: Int) -> Duration { Duration(nanoseconds: Int64(h) * 3_600_000_000_000) }
-        public static func days(_ d: Int) -> Duration { hours(d * 24) }
+        /// `h` hours (saturating).
+        public static func hours(_ h: Int) -> Duration { Duration(nanoseconds: Int64(h).multipliedSaturated(by: 3_600_000_000_000)) }
+        /// `d` days (saturating).
+        public static func days(_ d: Int) -> Duration { hours(d.multipliedSaturated(by: 24)) }
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -50,8 +56,21 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` from raw bytes; nil if it is not that.
-    public static func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` from raw bytes; nil if it is not that, or
+    /// if the instant does not fit in Int64 nanoseconds (before 1677-09-21 or after 2262-04-11).
+    @inline(__always) public static func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
+        guard let (seconds, fraction) = fields(b) else { return nil }
+        let (whole, o1) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (ns, o2) = whole.addingReportingOverflow(fraction)
+        return o1 || o2 ? nil : Timestamp(nanoseconds: ns)
+    }
+
+    /// Whether `b` is written as an RFC 3339 instant, whether or not it fits in a Timestamp.
+    public static func isRFC3339(_ b: UnsafeRawBufferPointer) -> Bool { fields(b) != nil }
+
+    /// The seconds since 1970 (years 0000–9999 always fit) and the nanosecond fraction of an
+    /// RFC 3339 instant; nil if `b` is not one.
+    @inline(__always) static func fields(_ b: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Int64)? {
         let n = b.count
         guard n >= 20 else { return nil }
         @inline(__always) func digit(_ i: Int) -> Int? {
@@ -94,13 +113,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         }
         guard i == n else { return nil }
         let secs = Int64(days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return Timestamp(nanoseconds: secs * 1_000_000_000 + fraction)
+        return (secs, fraction)
     }
 
     /// Parses an RFC 3339 string.
     public static func parse(_ s: String) -> Timestamp? {
         var s = s
         return s.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `s` is written as an RFC 3339 instant, whether or not it fits in a Timestamp.
+    public static func isRFC3339(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { isRFC3339(UnsafeRawBufferPointer($0)) }
     }
 
     /// RFC 3339 in UTC with `Z`; a fraction only if non-zero (3, 6 or 9 digits).

@@ -21,11 +21,15 @@ enum Common {
         return Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
     }
 
+    /// An instant option (`--at`, `--from`, `--to`, `--as-known-at`): RFC 3339 within the accepted range, or `now`.
     static func time(_ a: ParsedArguments, _ name: String) throws -> Timestamp? {
         guard let v = a.value(name) else { return nil }
         if v == "now" { return now() }
-        guard let t = Timestamp.parse(v) else { throw ToolError.usage("\(name) '\(v)' is not an RFC 3339 time such as 2026-01-06T10:00:00Z") }
-        return t
+        switch ValueRanges.time(v) {
+        case .success(let t): return t
+        case .failure(.notRFC3339): throw ToolError.usage("\(name) '\(v)' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
+        case .failure(.outOfRange): throw ToolError.usage("\(name) '\(v)' is out of range (\(ValueRanges.timesText))")
+        }
     }
 
     /// A whole-number option, or nil if it is not given: ASCII digits only (no sign, space,

@@ -298,7 +298,7 @@ import Testing
             .write(toFile: path, atomically: true, encoding: .utf8)
         let r = Tool.run(["state", "--log", s.log, "--user", "alice", "--profile", path])
         #expect(r.status == 1)
-        #expect(r.err == "replay-tool state: \(path): trialDays: must be 0 or more\n")
+        #expect(r.err == "replay-tool state: \(path): trialDays: -1 is out of range (accepted: 0 to 3650)\n")
     }
 
     @Test func helpExistsForTheToolAndEveryCommand() {

@@ -5,6 +5,8 @@ struct ToolRun {
     var status: Int32
     var out: String
     var err: String
+    /// The process was ended by a signal (a trap, a crash), not by exit: `status` is the signal.
+    var signaled = false
 }
 
 enum Tool {
@@ -43,7 +45,8 @@ enum Tool {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return ToolRun(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        return ToolRun(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self),
+                       signaled: p.terminationReason == .uncaughtSignal)
     }
 
     static func json(_ s: String) -> Any { try! JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed]) }

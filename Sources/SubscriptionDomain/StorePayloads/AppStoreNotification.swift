@@ -41,7 +41,7 @@ enum AppStoreNotification {
             guard let expires = try t.time("expiresDate") else { throw EventDecodingError("\(what) needs \(t.name("expiresDate"))") }
             d.expires = expires
             if try t.string("offerDiscountType") == "FREE_TRIAL" { d.offer = .freeTrial } else if try t.int("offerType") != nil { d.offer = .intro }
-            d.price = try t.int("price").map { Money(micros: $0 * 1000) }   // milliunits
+            d.price = try t.milliunits("price")
             d.currency = try t.string("currency")
         }
 
@@ -82,7 +82,7 @@ enum AppStoreNotification {
             let t = try transaction()
             return try event(.refund, at: try t.time("revocationDate") ?? signed) { (d) throws in
                 d.transaction = try t.required("transactionId", for: what)
-                d.price = try t.int("price").map { Money(micros: $0 * 1000) }
+                d.price = try t.milliunits("price")
                 d.currency = try t.string("currency")
             }
         case "REFUND_REVERSED":
@@ -120,8 +120,12 @@ enum AppStoreNotification {
                 let product = try t.required("productId", for: what)
                 d.product = product
                 d.transaction = try t.required("transactionId", for: what)
-                d.quantity = profile.credits(for: product, quantity: Int(try t.int("quantity") ?? 1))
-                d.price = try t.int("price").map { Money(micros: $0 * 1000) }
+                let quantity = try t.int("quantity") ?? 1
+                guard quantity <= ValueRanges.quantities.upperBound else {
+                    throw EventDecodingError("\(t.name("quantity")): \(quantity) is out of range (accepted: up to \(ValueRanges.quantities.upperBound))")
+                }
+                d.quantity = profile.credits(for: product, quantity: Int(quantity))
+                d.price = try t.milliunits("price")
                 d.currency = try t.string("currency")
             }
         default:

@@ -19,14 +19,19 @@ public enum PayloadMapping: Sendable, Equatable {
 
 /// Maps one JSON line of a store payload to canonical events.
 public enum StorePayload {
-    /// Maps `line` from `source`; `profile` gives the credits of consumable products.
+    /// Maps `line` from `source`; `profile` gives the credits of consumable products. This is the
+    /// import door: the events it returns are checked against `ValueRanges`.
     public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile) throws(EventDecodingError) -> PayloadMapping {
         do {
+            let mapping: PayloadMapping
             switch source {
-            case .canonical: return .events([try EventCodec.decode(line)])
-            case .appstore: return try AppStoreNotification.map(try PayloadObject.parse(line), profile: profile)
-            case .revenuecat: return try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile)
+            case .canonical: mapping = .events([try EventCodec.decode(line)])
+            case .appstore: mapping = try AppStoreNotification.map(try PayloadObject.parse(line), profile: profile)
+            case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile)
             }
+            // The door: every event that goes in is within the accepted ranges, whatever it came from.
+            if case .events(let list) = mapping { for e in list { try ValueRanges.check(e) } }
+            return mapping
         } catch let error as EventDecodingError {
             throw error
         } catch {
@@ -71,23 +76,44 @@ struct PayloadObject {
         return s
     }
 
+    /// A whole number that fits in 64 bits (never wrapped or cut: `1e20` and `1.5` are refused).
     func int(_ key: String) throws -> Int64? {
         guard has(key) else { return nil }
         guard let n = number(key) else { throw EventDecodingError("\(name(key)): expected a number") }
-        return n.int64Value
+        if let v = Int64(n.stringValue) { return v }
+        let d = n.doubleValue
+        guard d.rounded() == d, let v = Int64(exactly: d) else { throw EventDecodingError("\(name(key)): \(n) is not a whole number that fits in 64 bits") }
+        return v
     }
 
-    /// Milliseconds since 1970 as a timestamp.
+    /// Milliseconds since 1970 as a timestamp, within `ValueRanges.times`.
     func time(_ key: String) throws -> Timestamp? {
-        try int(key).map { Timestamp(milliseconds: $0) }
+        guard let ms = try int(key) else { return nil }
+        let t = Timestamp(milliseconds: ms)
+        guard ValueRanges.times.contains(t) else {
+            throw EventDecodingError("\(name(key)): \(ms) ms is out of range (\(ValueRanges.timesText))")
+        }
+        return t
     }
 
-    /// A decimal amount given as a JSON number (rounded to the micro-unit).
+    /// A price in milliunits (Apple's `price`), within `ValueRanges.prices`.
+    func milliunits(_ key: String) throws -> Money? {
+        guard let v = try int(key) else { return nil }
+        let m = Money(micros: v.multipliedSaturated(by: 1000))
+        guard ValueRanges.prices.contains(m) else {
+            throw EventDecodingError("\(name(key)): \(v) milliunits is out of range (\(ValueRanges.pricesText))")
+        }
+        return m
+    }
+
+    /// A decimal amount given as a JSON number (rounded to the micro-unit), within `ValueRanges.prices`.
     func amount(_ key: String) throws -> Money? {
         guard has(key) else { return nil }
         guard let n = number(key) else { throw EventDecodingError("\(name(key)): expected a number") }
         let micros = (n.doubleValue * 1_000_000).rounded()
-        guard micros >= 0, micros < 9e15 else { throw EventDecodingError("\(name(key)): \(n) is not a price") }
+        guard micros >= 0, micros <= Double(ValueRanges.prices.upperBound.micros) else {
+            throw EventDecodingError("\(name(key)): \(n) is out of range (\(ValueRanges.pricesText))")
+        }
         return Money(micros: Int64(micros))
     }
 
@@ -105,8 +131,9 @@ struct PayloadObject {
 }
 
 extension Profile {
-    /// Credits granted by buying `quantity` of a consumable product (the quantity itself if the profile does not know it).
+    /// Credits granted by buying `quantity` of a consumable product (the quantity itself if the
+    /// profile does not know it); saturating, so that the door refuses it by `ValueRanges.quantities`.
     func credits(for product: String, quantity: Int) -> Int {
-        (self.product(product)?.credits ?? 1) * max(1, quantity)
+        (self.product(product)?.credits ?? 1).multipliedSaturated(by: max(1, quantity))
     }
 }

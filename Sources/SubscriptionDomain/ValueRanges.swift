@@ -1,0 +1,78 @@
+/// The accepted range of every value the ledger takes in (docs/rules.md#ranges), checked at the
+/// door: import (canonical lines and store payloads alike), profile load, and the command line's
+/// instants (`--at`, `--from`, `--to`). The ranges keep every sum an instant and a duration can
+/// make far inside Int64 nanoseconds; past the door, arithmetic saturates (Saturating.swift), so
+/// neither a sum of many accepted values nor a value an older version let in can trap.
+public enum ValueRanges {
+    /// Event times (`time`, `expires`, `graceExpires`) and query instants: from
+    /// 1970-01-01T00:00:00Z up to 2200-01-01T00:00:00Z, excluded.
+    public static let times = Timestamp(nanoseconds: 0)..<Timestamp(seconds: 7_258_118_400)
+    /// Prices and amounts: 0 to 1,000,000,000 with up to 6 decimals.
+    public static let prices = Money.zero...Money(micros: 1_000_000_000_000_000)
+    /// `quantity` of `consumable_purchase` and `credits_used`.
+    public static let quantities = 1...1_000_000
+    /// Profile lengths in days (`trialDays`, `billingGraceDays`): up to ten years.
+    public static let days = 0...3650
+    /// Profile lengths in hours (`unverifiedGraceHours`, `trialReminderLeadHours`): up to ten years.
+    public static let hours = 0...87_600
+    /// A profile's `commissionPercent`.
+    public static let percents = 0...100
+    /// A subscription product's `periodMonths`.
+    public static let periodMonths = 1...120
+    /// A consumable product's `credits`.
+    public static let credits = 1...1_000_000
+    /// A profile name's length; its characters are A-Z, a-z, 0-9, `.`, `_`, `-`, not starting with `.`.
+    public static let profileNameLength = 1...64
+
+    /// The accepted times, as error messages print them.
+    public static let timesText = "accepted: \(times.lowerBound) up to \(times.upperBound), excluded"
+    /// The accepted prices, as error messages print them.
+    public static let pricesText = "accepted: 0 to 1000000000, up to 6 decimals"
+
+    /// Why a text is not an accepted instant.
+    public enum TimeRefusal: Error, Sendable, Equatable {
+        /// Not written as RFC 3339.
+        case notRFC3339
+        /// Well written, but outside `times`.
+        case outOfRange
+    }
+
+    /// Parses an RFC 3339 instant and checks that it lies in `times`.
+    public static func time(_ text: String) -> Result<Timestamp, TimeRefusal> {
+        guard let t = Timestamp.parse(text) else { return .failure(Timestamp.isRFC3339(text) ? .outOfRange : .notRFC3339) }
+        return times.contains(t) ? .success(t) : .failure(.outOfRange)
+    }
+
+    /// Whether `s` holds a control character (U+0000–U+001F or U+007F), which no id may hold.
+    @inline(__always) public static func hasControlCharacter(_ s: String) -> Bool {
+        s.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+
+    /// Checks an event the codec or a store mapping made: its times, price, quantity and ids.
+    /// The codec alone is more lenient, so that logs written before these checks still read.
+    public static func check(_ e: Event) throws(EventDecodingError) {
+        try id(e.id, "id")
+        try id(e.user, "user")
+        if let to = e.data.to { try id(to, "data.to") }
+        try time(e.time, "time")
+        if let t = e.data.expires { try time(t, "data.expires") }
+        if let t = e.data.graceExpires { try time(t, "data.graceExpires") }
+        if let p = e.data.price, !prices.contains(p) {
+            throw EventDecodingError("field 'data.price': \(p) is out of range (\(pricesText))")
+        }
+        if let q = e.data.quantity, !quantities.contains(q) {
+            throw EventDecodingError("field 'data.quantity': \(q) is out of range (accepted: \(quantities.lowerBound) to \(quantities.upperBound))")
+        }
+    }
+
+    private static func time(_ t: Timestamp, _ field: String) throws(EventDecodingError) {
+        guard times.contains(t) else { throw EventDecodingError("field '\(field)': \(t) is out of range (\(timesText))") }
+    }
+
+    private static func id(_ s: String, _ field: String) throws(EventDecodingError) {
+        guard hasControlCharacter(s) else { return }
+        let c = s.unicodeScalars.first { $0.value < 0x20 || $0.value == 0x7F }!
+        let code = String(c.value, radix: 16, uppercase: true)
+        throw EventDecodingError("field '\(field)' holds the control character U+\(String(repeating: "0", count: 4 - code.count) + code) (ids may not hold U+0000–U+001F or U+007F)")
+    }
+}
