@@ -1,20 +1,14 @@
 import SubscriptionDomain
 
 // The binary form of one event in the cache. Writer and reader sit side by side and take the
-// fields in the same order; a change of either, or of the catalog's enums, is a change of the
-// stored form: bump EventCache.codeVersion so caches are rebuilt.
+// fields in the same order. A change to the writer changes EventCache.layoutDigest, so caches
+// written before it are rebuilt; enums are stored by their frozen codes (EventCache+Codes.swift).
 //
 // Body: id, type, time, recorded, source, then a bit mask of the `data` fields present and those
 // fields in declaration order. Ids, transactions and transfer recipients are written out (they are
 // nearly all different); the other strings are shared strings, named by number.
 
 extension EventCache {
-    static let types = Array(EventType.allCases)
-    static let sources = Array(EventSource.allCases)
-    static let offers = Array(Offer.allCases)
-    static let environments = Array(StoreEnvironment.allCases)
-    static let timings = Array(ChangeTiming.allCases)
-
     /// The bits of the `data` mask, in the order the fields are written.
     enum DataBit: Int, CaseIterable {
         case product, transaction, originalTransaction, expires, offer, price, currency, environment, reason,
@@ -27,10 +21,10 @@ extension EventCache.Writer {
     mutating func writeBody(_ e: Event, recorded: Int64) {
         typealias C = EventCache
         body.string(e.id)
-        body.byte(UInt8(C.types.firstIndex(of: e.type)!))
+        body.byte(e.type.cacheCode)
         body.time(e.time)
         body.int64(recorded)
-        body.byte(e.source.map { UInt8(C.sources.firstIndex(of: $0)! + 1) } ?? 0)
+        body.byte(e.source.map { $0.cacheCode + 1 } ?? 0)
         let d = e.data
         var mask: UInt64 = 0
         func mark(_ present: Bool, _ bit: C.DataBit) { if present { mask |= 1 << UInt64(bit.rawValue) } }
@@ -48,13 +42,13 @@ extension EventCache.Writer {
         if let v = d.transaction { body.string(v) }
         if let v = d.originalTransaction { body.string(v) }
         if let v = d.expires { body.time(v) }
-        if let v = d.offer { body.byte(UInt8(C.offers.firstIndex(of: v)!)) }
+        if let v = d.offer { body.byte(v.cacheCode) }
         if let v = d.price { body.money(v) }
         if let v = d.currency { shared(v) }
-        if let v = d.environment { body.byte(UInt8(C.environments.firstIndex(of: v)!)) }
+        if let v = d.environment { body.byte(v.cacheCode) }
         if let v = d.reason { shared(v) }
         if let v = d.graceExpires { body.time(v) }
-        if let v = d.effective { body.byte(UInt8(C.timings.firstIndex(of: v)!)) }
+        if let v = d.effective { body.byte(v.cacheCode) }
         if let v = d.to { body.string(v) }
         if let v = d.quantity { body.int(v) }
         if let v = d.context { shared(v) }
@@ -118,15 +112,15 @@ extension EventCache.Reader {
         return recorded
     }
 
-    private mutating func code<T>(_ values: [T]) throws -> T {
+    private mutating func code<T>(_ values: [T?]) throws -> T {
         // The byte is read first: `element(values, try r.byte())` would copy the reader to call
         // `element` on the reader as it was before the read.
         let i = Int(try r.byte())
         return try element(values, i)
     }
 
-    private func element<T>(_ values: [T], _ i: Int) throws -> T {
-        guard i < values.count else { throw r.unreadable("code \(i) of \(values.count)") }
-        return values[i]
+    private func element<T>(_ values: [T?], _ i: Int) throws -> T {
+        guard i < values.count, let value = values[i] else { throw r.unreadable("code \(i) names no value") }
+        return value
     }
 }

@@ -32,6 +32,8 @@ extension EventCache {
             guard try r.raw(EventCache.magic.count) == EventCache.magic else { throw r.unreadable("not an event cache") }
             let version = try r.count()
             guard version == EventCache.codeVersion else { throw r.unreadable("code version \(version), not \(EventCache.codeVersion)") }
+            let layout = try r.string()
+            guard layout == EventCache.layoutDigest else { throw r.unreadable("event layout \(layout), not \(EventCache.layoutDigest)") }
             let position = UInt64(bitPattern: try r.int64())
             head = LogHead(position: position, hash: SHA256.Digest(bytes: try r.raw(32)))
             count = try r.count()

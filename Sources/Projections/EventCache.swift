@@ -12,15 +12,30 @@ import SubscriptionDomain
 /// order), which is the order a fold takes them: a rebuild reads each user's events in one run,
 /// with no lookup per event and no second pass for events that arrived late.
 ///
-/// File: magic `LDGEVTS\n`, the code version, the head's position (8 bytes) and hash (32 bytes),
+/// File: magic `LDGEVTS\n`, the code version, the layout digest (`layoutDigest`), the head's
+/// position (8 bytes) and hash (32 bytes),
 /// the number of events, the shared strings (products, currencies, contexts...: their count,
 /// then each), the number of users; then per user, in the order they first came: the id, the
 /// number of events, the byte length of what follows, and per event its log position and body
 /// (EventCache+Body.swift); and the CRC32C of all that in the last 4 bytes.
 enum EventCache {
-    /// Bump when the binary form of an event or the catalog changes: older caches are rebuilt.
-    /// 2: events grouped by user in effect order (1 kept them in log order).
-    static let codeVersion = 2
+    /// Bump when the file's structure changes: older caches are rebuilt. (A change to how one event
+    /// is written changes `layoutDigest`, which needs no bump.)
+    /// 2: events grouped by user in effect order (1 kept them in log order). 3: the layout digest;
+    /// enums stored by frozen codes (EventCache+Codes.swift).
+    static let codeVersion = 3
+
+    /// What the event writer makes of the rules corpus (`RulesCorpus`): any change to an event's
+    /// stored form (a field, a code, an order) changes it, and a cache written with another digest
+    /// is not read.
+    static let layoutDigest: String = {
+        let events = RulesCorpus.events(.handz) + RulesCorpus.events(.howru)
+        var w = Writer(events: events.count)
+        for e in events { w.writeBody(e, recorded: 1_767_225_600_000) }
+        var h = SHA256()
+        h.update(w.body.bytes)
+        return String(h.finalize().description.prefix(16))
+    }()
     static let magic = Array("LDGEVTS\n".utf8)
 
     /// Where the cache of the log in `logDirectory` lives.
@@ -48,6 +63,7 @@ enum EventCache {
         var out = ProjectionWriter()
         out.raw(magic)
         out.count(codeVersion)
+        out.string(layoutDigest)
         out.int64(Int64(bitPattern: head.position))
         out.raw(head.hash.bytes)
         out.count(Int(head.position))

@@ -23,6 +23,8 @@ public struct ProjectionStore {
     public var partitions = 1
     /// Test hook: runs right after a refresh opened the log (to append from elsewhere meanwhile).
     var afterOpeningLog: (() throws -> Void)?
+    /// Test hook: the rules fingerprint a build with other rules would compute.
+    var rulesFingerprint: String?
 
     public init(logDirectory: String, profile: Profile) {
         self.logDirectory = logDirectory
@@ -48,10 +50,11 @@ public struct ProjectionStore {
         var users: UserPartitions
     }
 
-    /// Identifies the profile and code version a stored projection was folded with.
+    /// Identifies the profile, the rules (what they answer for a fixed corpus: `RulesFingerprint`)
+    /// and the code version a stored projection was folded with.
     var fingerprint: String {
         var h = EventStore.SHA256()
-        h.update(Array("v\(Self.codeVersion)\n\(profile.encodedJSON())".utf8))
+        h.update(Array("v\(Self.codeVersion)\n\(profile.encodedJSON())\n\(rulesFingerprint ?? RulesFingerprint.of(profile))".utf8))
         return String(h.finalize().description.prefix(16))
     }
 

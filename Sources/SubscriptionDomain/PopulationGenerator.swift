@@ -61,7 +61,7 @@ public struct PopulationGenerator: Sendable {
             let id = "\(user)_t\(txn)"
             add(.consumablePurchase) { $0.product = pack.id; $0.transaction = id; $0.quantity = pack.credits; $0.price = Money.parse(pack.price); $0.currency = pack.currency }
             later(minutes: 60...5000)
-            add(.creditsUsed) { $0.quantity = Int.random(in: 1...((pack.credits ?? 1) + 5), using: &rng) }
+            add(.creditsUsed) { $0.quantity = Int.random(in: 1...(min(max(pack.credits ?? 1, 1), 1_000_000) + 5), using: &rng) }
         }
         guard let subscription, Double.random(in: 0..<1, using: &rng) < 0.6 else { return list }
         later(minutes: 0...3)
@@ -109,7 +109,7 @@ public struct PopulationGenerator: Sendable {
                     add(.renewal) { $0.product = subscription.id; $0.transaction = id; $0.originalTransaction = original; $0.expires = exp; $0.price = Money.parse(subscription.price); $0.currency = subscription.currency }
                     continue
                 }
-                t = expires + .days(profile.billingGraceDays + 1)
+                t = expires + .days(min(max(profile.billingGraceDays, 0), 3650) + 1)
                 add(.expiration) { $0.reason = "billing_error" }
                 break
             } else if roll < 0.23 {
