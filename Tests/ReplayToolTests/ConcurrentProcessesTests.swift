@@ -45,7 +45,9 @@ import Testing
         #expect(Tool.run(["import", "--log", s.log, base]).status == 0)
         let handz = Tool.run(["profiles", "show", "handz"]).out
         var random = SystemRandomNumberGenerator()
-        for round in 0..<2 {
+        // Two rounds in `swift test`; STRESS_ROUNDS=N runs N (a longer run by hand or in a nightly job).
+        let rounds = ProcessInfo.processInfo.environment["STRESS_ROUNDS"].flatMap { Int($0) } ?? 2
+        for round in 0..<rounds {
             let events = s.path + "/new-\(round).jsonl"
             try Self.newEvents(8000, round: round, to: events)
             var processes = [try Self.start("replay-tool import --log \(s.log) \(events)")]
