@@ -112,7 +112,11 @@ public final class EventLog {
     static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected"]
 
     static func checkIsLogFolder(_ directory: String) throws {
-        guard PlatformDirectory.exists(directory), !PlatformDirectory.exists(directory + "/segments") else { return }
+        guard PlatformDirectory.exists(directory) else { return }
+        guard PlatformDirectory.isDirectory(directory) else {
+            throw EventStoreError(.invalidArgument, "not a log folder: it is a file", path: directory)
+        }
+        guard !PlatformDirectory.exists(directory + "/segments") else { return }
         let foreign = try PlatformDirectory.list(directory).filter { !logFolderEntries.contains($0) }.sorted()
         guard foreign.isEmpty else {
             throw EventStoreError(.invalidArgument, "not a log folder: it holds \(foreign.prefix(3).joined(separator: ", "))\(foreign.count > 3 ? ", …" : "") and no segments/ (give an empty or new folder)", path: directory)

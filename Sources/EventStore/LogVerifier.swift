@@ -44,6 +44,7 @@ public enum LogVerifier {
         defer {
             if report.damage == nil, let line, report.head.position < line.position {
                 report.damage = EventStoreError(.damaged, "committed records were lost: the log ends at position \(report.head.position) but position \(line.position) was committed (segments/\(CommittedHead.fileName))", path: folder, position: report.head.position + 1)
+                report.tail = nil   // what follows the last commit is no torn tail here: it is never cut
             }
         }
         let names = try PlatformDirectory.list(folder)
@@ -111,6 +112,9 @@ public enum LogVerifier {
                         uncommitted += 1
                         if body.isCommit {
                             committed = running
+                            // Counted as they are checked, so a report that stops at damage says how far the log held.
+                            report.head = committed
+                            report.records = committed.position
                             uncommitted = 0
                             for (s, v) in pendingVersions { versions[s] = v }
                             pendingVersions.removeAll(keepingCapacity: true)

@@ -137,6 +137,12 @@ enum PlatformDirectory {
     /// Whether something exists at `path`.
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Whether `path` is a directory (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Renames `from` over `to` (atomic within one file system).
     static func move(_ from: String, to: String) throws {
         guard rename(from, to) == 0 else { throw EventStoreError.system("rename", path: to, offset: nil, errno: errno) }

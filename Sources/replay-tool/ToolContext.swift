@@ -60,6 +60,8 @@ enum Common {
         let name = name ?? "handz"
         if let p = Profile.named(name) { return p }
         guard FileManager.default.fileExists(atPath: name) else {
+            // A name that reads as a path is a missing file (exit 1), not an unknown name (exit 2).
+            if name.contains("/") || name.hasSuffix(".json") { throw ToolError.input("\(name): no such profile file") }
             throw ToolError.usage("unknown profile '\(name)' (built-in: \(Profile.builtIn.map(\.name).joined(separator: ", ")); or a path to a profile JSON file)")
         }
         guard let data = FileManager.default.contents(atPath: name) else { throw ToolError.input("\(name): cannot read") }

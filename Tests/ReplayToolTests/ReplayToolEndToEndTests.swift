@@ -240,6 +240,15 @@ import Testing
         let r = Tool.run(["verify", "--log", s.log])
         #expect(r.status == 1)
         #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
+        // The committed records checked before damage are counted: here the handz batch, whole, then damage in the next one.
+        let two = Queries.handzLog()
+        Tool.run(["import", "--log", two.log, "events/tomo.jsonl"])
+        let last = try Self.lastSegment(two.log)
+        var both = [UInt8](FileManager.default.contents(atPath: last)!)
+        both[both.count - 30] ^= 0x01
+        _ = FileManager.default.createFile(atPath: last, contents: Data(both))
+        let json = Tool.json(Tool.run(["verify", "--log", two.log, "--format", "json"]).out) as? [String: Any]
+        #expect(json?["records"] as? Int == 43 && json?["intact"] as? Bool == false)
         #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
     }
 
@@ -276,6 +285,8 @@ import Testing
         _ = FileManager.default.createFile(atPath: before, contents: short)
         let r = Tool.run(["verify", "--log", s.log])
         #expect(r.status == 1 && r.err.contains("committed records were lost") && r.err.contains("position 47 was committed"))
+        let json = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
+        #expect(json?["records"] as? Int == 43 && json?["tail"] is NSNull, "what follows is never called a tail to cut")
         #expect(Tool.run(["counts", "--log", s.log]).status == 1)
         #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
         #expect(FileManager.default.contents(atPath: before) == short, "lost records are reported, never papered over")

@@ -26,3 +26,22 @@ import Testing
         #expect(Tool.run(["import", "--log", s.log, "events/mirrormate.jsonl"]).status == 0)
     }
 }
+
+/// What `--log` and `--profile` name is checked before anything is written.
+@Suite struct NamedPaths {
+    @Test func aFileGivenAsTheLogFolderIsRefusedAndLeftAlone() throws {
+        let s = Scratch()
+        let file = s.path + "/notes.txt"
+        try "mine".write(toFile: file, atomically: true, encoding: .utf8)
+        let r = Tool.run(["import", "--log", file, "events/handz.jsonl"])
+        #expect(r.status == 2 && r.err.contains("not a log folder: it is a file"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine")
+    }
+
+    @Test func aMissingProfileFileIsAnInputErrorNamingThePath() {
+        let s = Queries.handzLog()
+        let r = Tool.run(["counts", "--log", s.log, "--profile", s.path + "/nope.json"])
+        #expect(r.status == 1 && r.err.contains("nope.json: no such profile file"))
+        #expect(Tool.run(["counts", "--log", s.log, "--profile", "nope"]).status == 2)
+    }
+}
