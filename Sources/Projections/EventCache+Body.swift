@@ -5,15 +5,16 @@ import SubscriptionDomain
 // written before it are rebuilt; enums are stored by their frozen codes (EventCache+Codes.swift).
 //
 // Body: id, type, time, recorded, source, then a bit mask of the `data` fields present and those
-// fields in declaration order. Ids, transactions and transfer recipients are written out (they are
-// nearly all different); the other strings are shared strings, named by number.
+// fields in the order of their bits. Ids, transactions and transfer recipients are written out (they
+// are nearly all different); the other strings are shared strings, named by number. A field added
+// to the catalog takes a new bit at the end, after `extra`, so the bits already given keep theirs.
 
 extension EventCache {
     /// The bits of the `data` mask, in the order the fields are written.
     enum DataBit: Int, CaseIterable {
         case product, transaction, originalTransaction, expires, offer, price, currency, environment, reason,
              graceExpires, effective, to, quantity, context, sourceScreen, planState, trialEligible, trialUsed,
-             plan, errorCode, category, extra
+             plan, errorCode, category, extra, resumesAt
     }
 }
 
@@ -36,7 +37,7 @@ extension EventCache.Writer {
         mark(d.quantity != nil, .quantity); mark(d.context != nil, .context); mark(d.sourceScreen != nil, .sourceScreen)
         mark(d.planState != nil, .planState); mark(d.trialEligible != nil, .trialEligible)
         mark(d.trialUsed != nil, .trialUsed); mark(d.plan != nil, .plan); mark(d.errorCode != nil, .errorCode)
-        mark(d.category != nil, .category); mark(!d.extra.isEmpty, .extra)
+        mark(d.category != nil, .category); mark(!d.extra.isEmpty, .extra); mark(d.resumesAt != nil, .resumesAt)
         body.varint(mask)
         if let v = d.product { shared(v) }
         if let v = d.transaction { body.string(v) }
@@ -60,6 +61,7 @@ extension EventCache.Writer {
         if let v = d.errorCode { shared(v) }
         if let v = d.category { shared(v) }
         if !d.extra.isEmpty { body.array(d.extra) { w, x in w.string(x.name); w.string(x.rawJSON) } }
+        if let v = d.resumesAt { body.time(v) }
     }
 
     private mutating func shared(_ s: String) {
@@ -109,6 +111,7 @@ extension EventCache.Reader {
         } else if !e.data.extra.isEmpty {
             e.data.extra = []
         }
+        e.data.resumesAt = has(.resumesAt) ? try r.time() : nil
         return recorded
     }
 

@@ -34,6 +34,7 @@ extension EventType {
         case .restoreFailed: 23
         case .notificationsDisabled: 24
         case .notificationsEnabled: 25
+        case .pause: 26
         }
     }
 }

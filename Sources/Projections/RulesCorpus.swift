@@ -2,8 +2,8 @@ import SubscriptionDomain
 
 /// A fixed, built-in set of events that reaches every event type and the rules' branches (trial,
 /// conversion, billing grace and recovery, unverified grace, refunds of the current and of an
-/// older transaction and their reversal, product changes now and at renewal, revoke, sandbox,
-/// transfer, credits, notification switches), plus a generated population.
+/// older transaction and their reversal, product changes now and at renewal, revoke, pause and its
+/// resumption, sandbox, transfer, credits, notification switches), plus a generated population.
 /// `RulesFingerprint` folds it through the Decider and every read model: what they answer for it
 /// is the rules' identity.
 enum RulesCorpus {
@@ -82,6 +82,15 @@ enum RulesCorpus {
         buy("family", 0, "family-1", days: 30)
         add("family", 12, .revoke) { $0.reason = "family_sharing_ended" }
         buy("sandbox", 0, "sandbox-1", days: 30) { $0.environment = .sandbox }
+        // Paused: access to expires, then Free with no unverified grace, until a renewal resumes it;
+        // and a pause cancelled, then uncancelled (paused again).
+        buy("paused", 0, "paused-1", days: 30)
+        add("paused", 10, .pause) { $0.resumesAt = Self.day(60) }
+        renew("paused", 60, "paused-2", days: 30)
+        buy("pause-cancel", 0, "pause-cancel-1", days: 15)
+        add("pause-cancel", 3, .pause)
+        add("pause-cancel", 4, .cancellation)
+        add("pause-cancel", 5, .uncancellation)
         // A transfer to a new account; credits bought and spent past zero; account and app events.
         buy("old-account", 0, "move-1", days: 30)
         add("new-account", 3, .accountCreated)

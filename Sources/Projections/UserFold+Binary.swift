@@ -1,8 +1,9 @@
 import SubscriptionDomain
 
-// The binary form of a user's fold in the kept projection (ProjectionStore.formatVersion). Writer
-// and reader sit side by side and take the fields in the same order; a change of either is a
-// change of the stored format: bump ProjectionStore.codeVersion so stored projections are rebuilt.
+// The binary form of a user's fold in the kept projection (ProjectionStore). Writer and reader sit
+// side by side and take the fields in the same order. A change of either is a change of the stored
+// format; the rules fingerprint hashes the corpus folds' stored bytes, so it changes with it and
+// projections stored in the old form are not read (ProjectionStore.codeVersion is for the file).
 
 extension ProjectionWriter {
     mutating func fold(_ f: UserFold) {
@@ -52,6 +53,8 @@ extension ProjectionWriter {
         string(s.environment.rawValue)
         optional(s.price) { w, m in w.money(m) }
         optional(s.currency) { w, c in w.string(c) }
+        optional(s.pausedAt) { w, t in w.time(t) }
+        optional(s.resumesAt) { w, t in w.time(t) }
     }
 }
 
@@ -113,6 +116,8 @@ extension ProjectionReader {
         s.environment = try tag(StoreEnvironment.self)
         s.price = try optional { r in try r.money() }
         s.currency = try optional { r in try r.sharedString() }
+        s.pausedAt = try optional { r in try r.time() }
+        s.resumesAt = try optional { r in try r.time() }
         return s
     }
 }

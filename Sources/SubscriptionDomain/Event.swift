@@ -33,6 +33,8 @@ public struct EventData: Sendable, Equatable {
     public var environment: StoreEnvironment?
     public var reason: String?
     public var graceExpires: Timestamp?
+    /// When a paused subscription is due to resume (`pause`); the rules wait for the renewal that resumes it.
+    public var resumesAt: Timestamp?
     public var effective: ChangeTiming?
     public var to: String?
     public var quantity: Int?

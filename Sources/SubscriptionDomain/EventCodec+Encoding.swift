@@ -43,6 +43,7 @@ extension EventCodec {
         str(.environment, d.environment?.rawValue)
         str(.reason, d.reason)
         if let t = d.graceExpires { key(EventField.graceExpires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
+        if let t = d.resumesAt { key(EventField.resumesAt.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
         str(.effective, d.effective?.rawValue)
         str(.to, d.to)
         if let q = d.quantity { key(EventField.quantity.rawValue); out.append(contentsOf: String(q).utf8) }

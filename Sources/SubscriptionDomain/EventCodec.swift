@@ -208,6 +208,7 @@ public enum EventCodec {
             }
         case .expires: d.expires = try timestamp(&s, name)
         case .graceExpires: d.graceExpires = try timestamp(&s, name)
+        case .resumesAt: d.resumesAt = try timestamp(&s, name)
         case .currency:
             let c = try s.text(try stringToken(&s, name))
             guard c.utf8.count == 3, c.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {

@@ -1,7 +1,7 @@
 /// The `data` field names of the catalog. Frozen: the raw values are the storage contract.
 public enum EventField: String, Sendable, CaseIterable {
     case product, transaction, originalTransaction, expires, offer, price, currency, environment
-    case reason, graceExpires, effective, to, quantity
+    case reason, graceExpires, resumesAt, effective, to, quantity
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
     /// The fields, built once; a field's index here is its bit in the decoder's duplicate check.

@@ -11,6 +11,7 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     case refundReversed = "refund_reversed"
     case productChange = "product_change"
     case revoke
+    case pause
     case transfer
     case consumablePurchase = "consumable_purchase"
     case creditsUsed = "credits_used"
@@ -33,7 +34,7 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     public var isStoreEvent: Bool {
         switch self {
         case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund,
-             .refundReversed, .productChange, .revoke, .transfer, .consumablePurchase, .creditsUsed: true
+             .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed: true
         default: false
         }
     }

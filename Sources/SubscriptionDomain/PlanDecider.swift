@@ -104,6 +104,8 @@ public struct PlanDecider: Sendable {
                 sub.endedBy = nil
                 sub.billingIssueAt = nil
                 sub.graceEndsAt = nil
+                sub.pausedAt = nil
+                sub.resumesAt = nil
                 sub.pendingProduct = nil
                 sub.price = price ?? sub.price
                 sub.currency = currency ?? sub.currency
@@ -126,6 +128,15 @@ public struct PlanDecider: Sendable {
                 if sub.billingIssueAt == nil { sub.billingIssueAt = time }
                 sub.graceEndsAt = graceExpires ?? (time + rules.profile.billingGrace)
                 return .billingGrace
+            }
+        case .pause:
+            // Access runs to expires, then stops with no unverified grace (status); a renewal resumes it.
+            let (time, resumesAt) = (e.time, e.data.resumesAt)
+            return withSubscription(e, &s) { sub in
+                guard sub.endedAt == nil else { return .noSubscription }
+                if sub.pausedAt == nil { sub.pausedAt = time }
+                sub.resumesAt = resumesAt ?? sub.resumesAt
+                return .pause
             }
         case .expiration, .revoke, .transfer:
             // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.

@@ -38,7 +38,7 @@ extension PlanDecider {
         return PlanView(
             user: s.user, planState: status.planState, graceReason: status.graceReason, graceEndsAt: status.graceEndsAt,
             entitlements: status.hasAccess ? (product?.entitlement.map { [$0] } ?? []) : [],
-            product: sub?.product, expiresAt: sub?.expires, autoRenew: sub.map { $0.autoRenew && $0.endedAt == nil },
+            product: sub?.product, expiresAt: sub?.expires, autoRenew: sub.map { $0.autoRenew && $0.endedAt == nil && $0.pausedAt == nil },
             trialEligible: profile.trialDays > 0 && !s.trialUsedGroups.contains(profile.primaryGroup),
             credits: s.credits, billingIssue: status.billingIssue, badge: status.billingIssue ? 1 : 0,
             tier: tierName, limits: profile.tier(tierName)?.limits ?? [:], rule: status.rule)
@@ -50,7 +50,7 @@ extension PlanDecider {
         var out: [Timestamp] = []
         if let ends = sub.graceEndsAt, sub.billingIssueAt != nil { out.append(ends) } else {
             out.append(sub.expires)
-            if sub.autoRenew { out.append(sub.expires + profile.unverifiedGrace) }
+            if sub.autoRenew && sub.pausedAt == nil { out.append(sub.expires + profile.unverifiedGrace) }
         }
         return out.filter { $0 > from && $0 <= to }.sorted()
     }

@@ -27,13 +27,17 @@ extension PlanDecider {
             }
         } else if instant < sub.expires {
             status.planState = sub.isTrial ? .trial : .pro
-        } else if sub.autoRenew {
+        } else if sub.autoRenew && sub.pausedAt == nil {
             let ends = sub.expires + profile.unverifiedGrace
             if instant < ends {
                 status.planState = .proGrace; status.graceReason = .unverified; status.graceEndsAt = ends; status.rule = .unverifiedGrace
             } else {
                 status.planState = .free; status.rule = .unverifiedGraceEnded
             }
+        } else if sub.autoRenew {
+            // Paused: the store did not mean to charge at expires, so there is nothing to wait for.
+            status.planState = .free
+            status.rule = .pauseEnded
         } else {
             status.planState = .free
             status.rule = sub.isTrial ? .trialEnded : .cancelledEnded

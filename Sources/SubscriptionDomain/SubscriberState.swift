@@ -16,6 +16,11 @@ public struct Subscription: Sendable, Equatable, Codable {
     public var refundedTransaction: String?
     public var billingIssueAt: Timestamp?
     public var graceEndsAt: Timestamp?
+    /// Paused at this instant (`pause`): access runs to `expires`, then stops with no unverified
+    /// grace until a renewal resumes it.
+    public var pausedAt: Timestamp?
+    /// When the store means to resume the paused subscription, as the pause reported it.
+    public var resumesAt: Timestamp?
     /// A change waiting for the next renewal.
     public var pendingProduct: String?
     public var environment: StoreEnvironment

@@ -4,7 +4,7 @@
 /// make far inside Int64 nanoseconds; past the door, arithmetic saturates (Saturating.swift), so
 /// neither a sum of many accepted values nor a value an older version let in can trap.
 public enum ValueRanges {
-    /// Event times (`time`, `expires`, `graceExpires`) and query instants: from
+    /// Event times (`time`, `expires`, `graceExpires`, `resumesAt`) and query instants: from
     /// 1970-01-01T00:00:00Z up to 2200-01-01T00:00:00Z, excluded.
     public static let times = Timestamp(nanoseconds: 0)..<Timestamp(seconds: 7_258_118_400)
     /// Prices and amounts: 0 to 1,000,000,000 with up to 6 decimals.
@@ -57,6 +57,7 @@ public enum ValueRanges {
         try time(e.time, "time")
         if let t = e.data.expires { try time(t, "data.expires") }
         if let t = e.data.graceExpires { try time(t, "data.graceExpires") }
+        if let t = e.data.resumesAt { try time(t, "data.resumesAt") }
         if let p = e.data.price, !prices.contains(p) {
             throw EventDecodingError("field 'data.price': \(p) is out of range (\(pricesText))")
         }

@@ -55,6 +55,7 @@ import SubscriptionDomain
         if chance(40) { data["offer"] = #""\#(pick(["free_trial", "none", "intro"]))""# }
         if chance(60) { data["price"] = #""\#(pick(goodPrices))""#; data["currency"] = #""\#(pick(["USD", "EUR"]))""# }
         if chance(40) { data["graceExpires"] = #""\#(goodTime())""# }
+        if type == "pause" || chance(10) { data["resumesAt"] = #""\#(goodTime())""# }
         if type == "consumable_purchase" || type == "credits_used" || chance(5) { data["quantity"] = pick(goodQuantities) }
         if type == "transfer" || chance(5) { data["to"] = #""\#(pick(Array(ids.prefix(6))))""# }
         if chance(20) { data["effective"] = #""\#(pick(["immediate", "next_renewal"]))""# }
@@ -65,7 +66,7 @@ import SubscriptionDomain
             switch rng.next() % 8 {
             case 0: fields["time"] = #""\#(anyTime())""#
             case 1: data["expires"] = #""\#(anyTime())""#
-            case 2: data["graceExpires"] = #""\#(anyTime())""#
+            case 2: data[chance(50) ? "graceExpires" : "resumesAt"] = #""\#(anyTime())""#
             case 3: data["price"] = #""\#(pick(prices))""#
             case 4: data["quantity"] = pick(quantities)
             case 5: fields["user"] = #""\#(pick(ids))""#

@@ -54,6 +54,7 @@ import SubscriptionDomain
             "credits_used": 12, "account_created": 13, "account_deleted": 14, "paywall_viewed": 15, "paywall_cta_tapped": 16,
             "purchase_started": 17, "purchase_pending": 18, "purchase_success": 19, "purchase_failed": 20, "restore_clicked": 21,
             "restore_success": 22, "restore_failed": 23, "notifications_disabled": 24, "notifications_enabled": 25,
+            "pause": 26,
         ]
         for type in EventType.allCases {
             #expect(pinned[type.rawValue] == type.cacheCode, "\(type.rawValue): stored codes never change")

@@ -341,3 +341,87 @@ import Testing
         #expect((howru["products"] as! [Any]).count == 7)
     }
 }
+
+/// A paused subscription through the binary: imported as canonical events and as RevenueCat
+/// webhooks, then asked `state`, `history`, `export` and `counts`.
+@Suite struct PauseEndToEnd {
+    static let story = [
+        #"{"id":"pz-1","type":"purchase","user":"pat","time":"2026-01-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"pt-1","expires":"2026-02-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
+        #"{"id":"pz-2","type":"pause","user":"pat","time":"2026-01-10T00:00:00Z","data":{"resumesAt":"2026-03-01T00:00:00Z"},"source":"store"}"#,
+        #"{"id":"pz-3","type":"renewal","user":"pat","time":"2026-03-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"pt-2","expires":"2026-04-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
+    ]
+
+    static func state(_ s: Scratch, _ at: String) -> [String: Any] {
+        Tool.json(Tool.run(["state", "--log", s.log, "--user", "pat", "--at", at, "--format", "json"]).out) as! [String: Any]
+    }
+
+    static func rule(_ o: [String: Any]) -> String? { (o["rule"] as? [String: Any])?["id"] as? String }
+
+    @Test func aPausedUserKeepsAccessToExpiresThenIsFreeWithNoGraceUntilTheRenewal() throws {
+        let s = Scratch()
+        let file = s.path + "/pause.jsonl"
+        try Self.story.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = Tool.run(["import", "--log", s.log, file])
+        #expect(imported.status == 0 && imported.out == "appended 3, duplicates 0, rejected 0\n", "\(imported.err)")
+
+        let before = Self.state(s, "2026-01-31T23:00:00Z")
+        #expect(before["planState"] as? String == "pro" && before["autoRenew"] as? Bool == false && Self.rule(before) == "PAUSE")
+        let after = Self.state(s, "2026-02-01T01:00:00Z")
+        #expect(after["planState"] as? String == "free" && after["graceReason"] is NSNull && after["graceEndsAt"] is NSNull)
+        #expect(after["entitlements"] as? [String] == [] && after["autoRenew"] as? Bool == false && Self.rule(after) == "PAUSE ended")
+        let resumed = Self.state(s, "2026-03-02T00:00:00Z")
+        #expect(resumed["planState"] as? String == "pro" && resumed["autoRenew"] as? Bool == true && Self.rule(resumed) == "LATE-RENEWAL")
+        #expect(resumed["expiresAt"] as? String == "2026-04-01T00:00:00Z")
+
+        let history = Tool.json(Tool.run(["history", "--log", s.log, "--user", "pat", "--at", "2026-03-02T00:00:00Z", "--format", "json"]).out) as! [[String: Any]]
+        #expect(history.map { $0["kind"] as! String } == ["event", "event", "timer", "event"])
+        #expect(history.map { $0["rule"] as! String } == ["CH25 L736", "PAUSE", "PAUSE ended", "LATE-RENEWAL"])
+        #expect(history.map { $0["planState"] as! String } == ["pro", "pro", "free", "pro"])
+        #expect(history[2]["time"] as? String == "2026-02-01T00:00:00Z" && history[2]["graceReason"] is NSNull)
+        let table = Tool.run(["history", "--log", s.log, "--user", "pat", "--at", "2026-03-02T00:00:00Z"])
+        #expect(table.status == 0 && table.out.contains("pause") && !table.out.contains("SK-D04"))
+        #expect(table.out.contains("a paused subscription ends at expires with no unverified grace: Free until a renewal resumes it"))
+
+        let export = Tool.run(["export", "--log", s.log]).out.split(separator: "\n")
+        #expect(export.count == 3 && export[1].hasPrefix(#"{"id":"pz-2","type":"pause","user":"pat","time":"2026-01-10T00:00:00Z","data":{"resumesAt":"2026-03-01T00:00:00Z"},"source":"store","position":2,"#))
+        // Pauses are not a metric: the counts keep the contract's keys.
+        let counts = Tool.json(Tool.run(["counts", "--log", s.log, "--at", "2026-03-02T00:00:00Z", "--format", "json"]).out) as! [String: Int]
+        #expect(counts["pause"] == nil && counts.count == 17 && counts["subscription_started"] == 1 && counts["renewal"] == 1)
+        // Past expires a paused user is neither active nor in MRR, and counts as churned until the renewal.
+        func revenue(_ at: String) -> [String: Any] {
+            Tool.json(Tool.run(["revenue", "--log", s.log, "--at", at, "--format", "json"]).out) as! [String: Any]
+        }
+        let paused = revenue("2026-02-15T00:00:00Z"), renewed = revenue("2026-03-02T00:00:00Z")
+        #expect(paused["activeSubscriptions"] as? Int == 0 && paused["churnedSubscribers"] as? Int == 1)
+        #expect(renewed["activeSubscriptions"] as? Int == 1 && renewed["churnedSubscribers"] as? Int == 0)
+    }
+
+    @Test func revenueCatPausedExpiredAndRenewedWebhooksTellTheSameStory() throws {
+        let s = Scratch()
+        func webhook(_ type: String, _ id: String, at ms: Int64, _ extra: [String: Any] = [:]) -> String {
+            var e: [String: Any] = ["id": id, "type": type, "app_user_id": "pat", "event_timestamp_ms": ms, "environment": "PRODUCTION", "store": "PLAY_STORE",
+                                    "product_id": "handz.pro.monthly", "transaction_id": "pt-1", "purchased_at_ms": ms,
+                                    "expiration_at_ms": 1_769_904_000_000, "price": 9.99, "currency": "USD"]   // expires 2026-02-01T00:00:00Z
+            e.merge(extra) { $1 }
+            return String(decoding: try! JSONSerialization.data(withJSONObject: ["api_version": "1.0", "event": e], options: [.sortedKeys]), as: UTF8.self)
+        }
+        let lines = [
+            webhook("INITIAL_PURCHASE", "rc-1", at: 1_767_225_600_000),                                                   // 2026-01-01
+            webhook("SUBSCRIPTION_PAUSED", "rc-2", at: 1_768_003_200_000, ["auto_resume_at_ms": 1_772_323_200_000]),      // 2026-01-10, resumes 2026-03-01
+            webhook("EXPIRATION", "rc-3", at: 1_769_904_060_000, ["expiration_reason": "SUBSCRIPTION_PAUSED"]),            // 2026-02-01T00:01
+            webhook("RENEWAL", "rc-4", at: 1_772_323_200_000, ["transaction_id": "pt-2", "expiration_at_ms": 1_775_001_600_000]),  // 2026-03-01, to 2026-04-01
+        ]
+        let file = s.path + "/rc.jsonl"
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = Tool.run(["import", "--log", s.log, "--from", "revenuecat", file])
+        #expect(imported.status == 0 && imported.out == "appended 4, duplicates 0, rejected 0, skipped 0\n", "\(imported.err)")
+        let pause = Tool.run(["export", "--log", s.log]).out.split(separator: "\n")[1]
+        #expect(pause.contains(#""type":"pause""#) && pause.contains(#""data":{"environment":"production","resumesAt":"2026-03-01T00:00:00Z"}"#))
+        #expect(Self.rule(Self.state(s, "2026-01-31T23:00:00Z")) == "PAUSE")
+        let after = Self.state(s, "2026-02-01T01:00:00Z")
+        #expect(after["planState"] as? String == "free" && after["graceReason"] is NSNull && Self.rule(after) == "EXPIRATION")
+        #expect(Self.state(s, "2026-03-02T00:00:00Z")["planState"] as? String == "pro")
+        let history = Tool.json(Tool.run(["history", "--log", s.log, "--user", "pat", "--at", "2026-03-02T00:00:00Z", "--format", "json"]).out) as! [[String: Any]]
+        #expect(history.map { $0["rule"] as! String } == ["CH25 L736", "PAUSE", "EXPIRATION", "LATE-RENEWAL"])
+    }
+}

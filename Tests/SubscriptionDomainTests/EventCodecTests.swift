@@ -9,6 +9,7 @@ import Testing
         #"{"id":"s","type":"restore_failed","user":"u","time":"2026-01-06T12:00:00+02:00","data":{"errorCode":42}}"#,
         #"{"id":"emoji","type":"purchase_failed","user":"u","time":"2026-01-06T10:00:00Z","data":{"reason":"\ud83d\ude00"},"source":"client"}"#,
         #"{"id":"e","type":"credits_used","user":"u","time":"2026-01-06T10:00:00Z","data":{"quantity":3},"position":7,"version":2,"recorded":"2026-01-06T10:00:01Z"}"#,
+        #"{"id":"p","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{"resumesAt":"2026-03-06T10:00:00.5+01:00","note":1},"source":"store"}"#,
     ]
 
     @Test func trickyValidLinesDecode() throws {
@@ -32,6 +33,22 @@ import Testing
             #expect(again == e, "\(line)")
             #expect(EventCodec.encode(again) == EventCodec.encode(e))
         }
+    }
+
+    @Test func aPauseRoundTripsWithItsResumesAtAndNeedsNoData() throws {
+        let e = try EventCodec.decode(Self.valid[6])
+        #expect(e.type == .pause && e.type.isStoreEvent && e.source == .store)
+        #expect(e.data.resumesAt == at("2026-03-06T09:00:00.5Z"))
+        let line = EventCodec.encode(e)
+        #expect(line == #"{"id":"p","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{"resumesAt":"2026-03-06T09:00:00.500Z","note":1},"source":"store"}"#)
+        #expect(try EventCodec.decode(line) == e)
+        let bare = try EventCodec.decode(#"{"id":"q","type":"pause","user":"u","time":"2026-01-06T10:00:00Z"}"#)
+        #expect(bare.type == .pause && bare.data == EventData())
+        #expect(EventCodec.encode(bare) == #"{"id":"q","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{}}"#)
+        // Written after graceExpires, before effective: the catalog's order.
+        var both = bare
+        both.data.graceExpires = at("2026-01-07T00:00:00Z"); both.data.resumesAt = at("2026-02-07T00:00:00Z"); both.data.effective = .immediate
+        #expect(EventCodec.encode(both).contains(#"{"graceExpires":"2026-01-07T00:00:00Z","resumesAt":"2026-02-07T00:00:00Z","effective":"immediate"}"#))
     }
 
     @Test func theCanonicalTypeMarkerIsInEveryLineOfItsTypeAndNoOther() {
@@ -58,6 +75,7 @@ import Testing
         ("not json", "expected '{' (an event is a JSON object)"),
         (#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t"}}"#, "type 'purchase' requires data.expires"),
         (#"{"id":"a","type":"upgrade","user":"u","time":"2026-01-06T10:00:00Z"}"#, "unknown event type 'upgrade'"),
+        (#"{"id":"a","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{"resumesAt":"soon"}}"#, "field 'data.resumesAt': 'soon' is not an RFC 3339 time such as 2026-01-06T10:00:00Z"),
         (#"{"id":"a","type":"revoke","time":"2026-01-06T10:00:00Z"}"#, "missing required field 'user'"),
         (#"{"id":"a","type":"revoke","user":"u","time":"2026-01-06 10:00:00"}"#, "field 'time': '2026-01-06 10:00:00' is not an RFC 3339 time such as 2026-01-06T10:00:00Z"),
         (#"{"id":"a","type":"revoke","user":"u","time":"2026-02-30T10:00:00Z"}"#, "field 'time': '2026-02-30T10:00:00Z' is not an RFC 3339 time such as 2026-01-06T10:00:00Z"),

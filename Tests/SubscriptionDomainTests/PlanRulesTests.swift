@@ -223,6 +223,87 @@ import Testing
         #expect(v.planState == .pro && v.rule == .accountDeleted)
     }
 
+    // PAUSE (Google Play, RevenueCat SUBSCRIPTION_PAUSED): access runs to expires, then stops with
+    // no unverified grace; a later renewal resumes it.
+    static let paid = purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z")
+    static func pause(_ time: String, resumesAt: String? = "2026-03-01T00:00:00Z") -> Event {
+        event(.pause, time) { $0.resumesAt = resumesAt.map(at) }
+    }
+
+    @Test func PAUSE_keepsAccessUntilExpiresWithAutoRenewReadingOff() {
+        let v = plan([Self.paid, Self.pause("2026-01-10T00:00:00Z")], asOf: "2026-01-31T23:59:59Z")
+        #expect(v.planState == .pro && v.entitlements == ["pro"] && v.rule == .pause)
+        #expect(v.autoRenew == false, "the store will not charge at expires while paused")
+        #expect(v.expiresAt == at("2026-02-01T00:00:00Z") && v.graceReason == nil)
+    }
+
+    @Test func PAUSE_ended_atExpiresThePausedUserIsFreeWithNoUnverifiedGrace() {
+        let paused = plan([Self.paid, Self.pause("2026-01-10T00:00:00Z")], asOf: "2026-02-01T01:00:00Z")
+        #expect(paused.planState == .free && paused.graceReason == nil && paused.graceEndsAt == nil)
+        #expect(paused.entitlements.isEmpty && paused.rule == .pauseEnded && paused.autoRenew == false)
+        // The same period without the pause is in unverified grace an hour after expires.
+        #expect(plan([Self.paid], asOf: "2026-02-01T01:00:00Z").graceReason == .unverified)
+        #expect(plan([Self.paid, Self.pause("2026-01-10T00:00:00Z", resumesAt: nil)], asOf: "2026-02-01T01:00:00Z").rule == .pauseEnded)
+    }
+
+    @Test func PAUSE_ended_aPauseReportedDuringTheUnverifiedGraceEndsTheGraceThere() {
+        let events = [Self.paid, Self.pause("2026-02-01T06:00:00Z")]
+        #expect(plan(events, asOf: "2026-02-01T05:00:00Z").graceReason == .unverified)
+        let v = plan(events, asOf: "2026-02-01T06:00:00Z")
+        #expect(v.planState == .free && v.graceReason == nil && v.rule == .pauseEnded)
+    }
+
+    @Test func PAUSE_aLaterRenewalResumesItUnderTheNormalRenewalRules() {
+        let events = [Self.paid, Self.pause("2026-01-10T00:00:00Z"), renewal("2026-03-01T00:00:00Z", expires: "2026-04-01T00:00:00Z", txn: "t2")]
+        #expect(plan(events, asOf: "2026-02-15T00:00:00Z").planState == .free)
+        let resumed = plan(events, asOf: "2026-03-01T00:00:01Z")
+        #expect(resumed.planState == .pro && resumed.rule == .lateRenewal && resumed.autoRenew == true)
+        #expect(resumed.expiresAt == at("2026-04-01T00:00:00Z"))
+        // Resumed, it is an ordinary auto-renewing period again: unverified grace after its expires.
+        #expect(plan(events, asOf: "2026-04-01T01:00:00Z").graceReason == .unverified)
+        // A renewal at expires (the pause did not take) is a plain renewal.
+        let onTime = [Self.paid, Self.pause("2026-01-10T00:00:00Z"), renewal("2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z", txn: "t2")]
+        #expect(plan(onTime, asOf: "2026-02-01T01:00:00Z").rule == .renewal)
+    }
+
+    @Test func PAUSE_cancellingAPausedSubscriptionEndsItAsCancelledAndUncancellingPausesItAgain() {
+        let cancelled = [Self.paid, Self.pause("2026-01-10T00:00:00Z"), event(.cancellation, "2026-01-12T00:00:00Z")]
+        #expect(plan(cancelled, asOf: "2026-01-20T00:00:00Z").planState == .pro)
+        let ended = plan(cancelled, asOf: "2026-02-01T01:00:00Z")
+        #expect(ended.planState == .free && ended.graceReason == nil && ended.rule == .cancelledEnded)
+        let uncancelled = plan(cancelled + [event(.uncancellation, "2026-01-13T00:00:00Z")], asOf: "2026-02-01T01:00:00Z")
+        #expect(uncancelled.planState == .free && uncancelled.graceReason == nil && uncancelled.rule == .pauseEnded)
+    }
+
+    @Test func PAUSE_refundAndRevokeStillEndAccessAtOnceAndAReversedRefundIsPausedAgain() {
+        let refunded = [Self.paid, Self.pause("2026-01-10T00:00:00Z"), event(.refund, "2026-01-15T00:00:00Z") { $0.transaction = "t1" }]
+        #expect(plan(refunded, asOf: "2026-01-15T00:00:00Z").planState == .free && plan(refunded, asOf: "2026-01-15T00:00:00Z").rule == .refundCurrent)
+        let reversed = refunded + [event(.refundReversed, "2026-01-16T00:00:00Z") { $0.transaction = "t1" }]
+        #expect(plan(reversed, asOf: "2026-01-20T00:00:00Z").planState == .pro)
+        #expect(plan(reversed, asOf: "2026-02-01T01:00:00Z").rule == .pauseEnded)
+        let revoked = plan([Self.paid, Self.pause("2026-01-10T00:00:00Z"), event(.revoke, "2026-01-15T00:00:00Z")], asOf: "2026-01-15T00:00:00Z")
+        #expect(revoked.planState == .free && revoked.rule == .revoke)
+    }
+
+    @Test func PAUSE_withoutARunningSubscriptionChangesNothing() {
+        #expect(plan([Self.pause("2026-01-10T00:00:00Z")], asOf: "2026-01-11T00:00:00Z").rule == .noSubscription)
+        let expired = [Self.paid, event(.expiration, "2026-01-05T00:00:00Z"), Self.pause("2026-01-10T00:00:00Z")]
+        let v = plan(expired, asOf: "2026-01-11T00:00:00Z")
+        #expect(v.planState == .free && v.rule == .noSubscription)
+        // A sandbox pause stays with the sandbox subscription.
+        let mixed = plan([purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z", txn: "s1", env: .sandbox), Self.paid,
+                          event(.pause, "2026-01-10T00:00:00Z") { $0.environment = .sandbox }], asOf: "2026-02-01T01:00:00Z")
+        #expect(mixed.graceReason == .unverified)
+    }
+
+    @Test func PAUSE_ended_theOnlyTimerOfAPausedPeriodIsItsExpires() {
+        let decider = PlanDecider(profile: .handz)
+        let events = [Self.paid, Self.pause("2026-01-10T00:00:00Z")]
+        let s = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) }).state(decider, user: "u1", at: at("2026-03-01T00:00:00Z"))
+        #expect(s.subscription?.pausedAt == at("2026-01-10T00:00:00Z") && s.subscription?.resumesAt == at("2026-03-01T00:00:00Z"))
+        #expect(decider.timers(s, after: at("2026-01-10T00:00:00Z"), upTo: at("2026-03-01T00:00:00Z")) == [at("2026-02-01T00:00:00Z")])
+    }
+
     @Test func timersTakeEffectWithoutAnyEvent() {
         let decider = PlanDecider(profile: .handz)
         let events = [purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true), event(.cancellation, "2026-01-07T00:00:00Z")]

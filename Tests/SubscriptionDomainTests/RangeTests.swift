@@ -27,6 +27,10 @@ import Testing
         #"{"id":"e2","type":"billing_issue","user":"u1","time":"\#(time)","data":{"graceExpires":"\#(graceExpires)"}}"#
     }
 
+    static func pause(time: String, resumesAt: String) -> String {
+        #"{"id":"e4","type":"pause","user":"u1","time":"\#(time)","data":{"resumesAt":"\#(resumesAt)"}}"#
+    }
+
     static func credits(_ quantity: String) -> String {
         #"{"id":"e3","type":"consumable_purchase","user":"u1","time":"2026-01-06T10:00:00Z","data":{"product":"howru_sms_20","transaction":"t9","quantity":\#(quantity)}}"#
     }
@@ -41,10 +45,12 @@ import Testing
         for t in Self.inside {
             #expect(Self.refusal(Self.purchase(time: t, expires: t)) == nil, "time \(t)")
             #expect(Self.refusal(Self.billingIssue(time: t, graceExpires: t)) == nil, "graceExpires \(t)")
+            #expect(Self.refusal(Self.pause(time: t, resumesAt: t)) == nil, "resumesAt \(t)")
         }
         for t in Self.outside {
             for (line, field) in [(Self.purchase(time: t), "'time'"), (Self.purchase(expires: t), "'data.expires'"),
-                                  (Self.billingIssue(time: "2026-01-06T10:00:00Z", graceExpires: t), "'data.graceExpires'")] {
+                                  (Self.billingIssue(time: "2026-01-06T10:00:00Z", graceExpires: t), "'data.graceExpires'"),
+                                  (Self.pause(time: "2026-01-06T10:00:00Z", resumesAt: t), "'data.resumesAt'")] {
                 let reason = Self.refusal(line)
                 #expect(reason?.contains(field) == true && reason?.contains("out of range") == true && reason?.contains("2200-01-01T00:00:00Z") == true,
                         "\(field) \(t): \(reason ?? "accepted")")

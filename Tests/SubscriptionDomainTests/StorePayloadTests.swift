@@ -138,6 +138,7 @@ enum StoreFixtures {
             ("SUBSCRIPTION_EXTENDED", [:], .productChange),
             ("REFUND_REVERSED", [:], .refundReversed),
             ("TEMPORARY_ENTITLEMENT_GRANT", [:], .purchase),
+            ("SUBSCRIPTION_PAUSED", ["auto_resume_at_ms": F.t0 + 86_400_000 * 60], .pause),
         ]
         for (type, extra, expected) in cases {
             #expect(try F.event(F.revenuecat(type, extra), .revenuecat, profile: .howru).type == expected, "\(type)")
@@ -154,8 +155,29 @@ enum StoreFixtures {
         #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).data.environment == .sandbox)
     }
 
+    @Test func subscriptionPausedIsAPauseResumingAtAutoResumeAt() throws {
+        let paused = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED", ["store": "PLAY_STORE", "auto_resume_at_ms": F.t0 + 86_400_000 * 60]), .revenuecat)
+        #expect(paused.type == .pause && paused.id == "rc-SUBSCRIPTION_PAUSED" && paused.user == F.user && paused.source == .server)
+        #expect(paused.time == Timestamp(milliseconds: F.t0 + 60_000), "the event's time, not the purchase's")
+        #expect(paused.data.resumesAt == Timestamp(milliseconds: F.t0 + 86_400_000 * 60) && paused.data.environment == .production)
+        #expect(paused.data.product == nil && paused.data.transaction == nil && paused.data.expires == nil, "a pause carries only resumesAt")
+        let open = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED"), .revenuecat)
+        #expect(open.type == .pause && open.data.resumesAt == nil)
+        let sandbox = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED", ["environment": "SANDBOX", "auto_resume_at_ms": NSNull()]), .revenuecat)
+        #expect(sandbox.data.environment == .sandbox && sandbox.data.resumesAt == nil)
+        for (value, reason) in [(F.t0 * 1000 as Any, "is out of range"), ("soon" as Any, "expected a number"), (1.5 as Any, "is not a whole number")] {
+            do {
+                _ = try F.map(F.revenuecat("SUBSCRIPTION_PAUSED", ["auto_resume_at_ms": value]), .revenuecat)
+                Issue.record("accepted auto_resume_at_ms \(value)")
+            } catch {
+                let text = (error as? EventDecodingError)?.reason ?? ""
+                #expect(text.hasPrefix("event.auto_resume_at_ms: ") && text.contains(reason), "\(text)")
+            }
+        }
+    }
+
     @Test func typesThatCarryNothingAreSkipped() throws {
-        for type in ["TEST", "SUBSCRIBER_ALIAS", "SUBSCRIPTION_PAUSED", "INVOICE_ISSUANCE"] {
+        for type in ["TEST", "SUBSCRIBER_ALIAS", "INVOICE_ISSUANCE", "VIRTUAL_CURRENCY_TRANSACTION", "EXPERIMENT_ENROLLMENT", "REFUND_REQUESTED"] {
             #expect(try F.map(F.revenuecat(type), .revenuecat) == .skipped(type))
         }
     }

@@ -2,7 +2,7 @@
 /// See docs/importers.md for the field-by-field mapping.
 enum RevenueCatWebhook {
     static let skippedTypes: Set<String> = [
-        "TEST", "SUBSCRIBER_ALIAS", "SUBSCRIPTION_PAUSED", "INVOICE_ISSUANCE", "VIRTUAL_CURRENCY_TRANSACTION",
+        "TEST", "SUBSCRIBER_ALIAS", "INVOICE_ISSUANCE", "VIRTUAL_CURRENCY_TRANSACTION",
         "EXPERIMENT_ENROLLMENT", "REFUND_REQUESTED",
     ]
 
@@ -94,6 +94,10 @@ enum RevenueCatWebhook {
                 d.expires = try e.time("expiration_at_ms")
                 d.reason = "subscription_extended"
             }
+        case "SUBSCRIPTION_PAUSED":
+            // Google Play: paused at the end of the period; EXPIRATION (reason SUBSCRIPTION_PAUSED) and
+            // a RENEWAL on resuming follow.
+            return try event(.pause, at: stamp) { (d) throws in d.resumesAt = try e.time("auto_resume_at_ms") }
         case "REFUND_REVERSED":
             return try event(.refundReversed, at: stamp) { (d) throws in d.transaction = try e.required("transaction_id", for: what) }
         case "TEMPORARY_ENTITLEMENT_GRANT":
