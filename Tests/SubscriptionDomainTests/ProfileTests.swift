@@ -20,13 +20,15 @@ import Testing
     }
 
     @Test func aBadProfileNamesTheField() {
-        var json = Profile.handz.encodedJSON().replacingOccurrences(of: #""billingGraceDays" : 3"#, with: #""billingGraceDays" : "three""#)
-        #expect(throws: ProfileError.self) { try Profile.decode(json: Array(json.utf8)) }
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.field == "billingGraceDays") }
-        json = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "nine""#)
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.description == "products[0].price: 'nine' is not a decimal amount such as 9.99") }
-        json = Profile.handz.encodedJSON().replacingOccurrences(of: #""trialDays" : 7,"#, with: "")
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.description == "trialDays: missing") }
+        let word = Profile.handz.encodedJSON().replacingOccurrences(of: #""billingGraceDays" : 3"#, with: #""billingGraceDays" : "three""#)
+        let typeError = #expect(throws: ProfileError.self) { try Profile.decode(json: Array(word.utf8)) }
+        #expect(typeError?.field == "billingGraceDays")
+        let price = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "nine""#)
+        #expect(throws: ProfileError(field: "products[0].price", reason: "'nine' is not a decimal amount such as 9.99")) {
+            try Profile.decode(json: Array(price.utf8))
+        }
+        let missing = Profile.handz.encodedJSON().replacingOccurrences(of: #""trialDays" : 7,"#, with: "")
+        #expect(throws: ProfileError(field: "trialDays", reason: "missing")) { try Profile.decode(json: Array(missing.utf8)) }
     }
 }
 
