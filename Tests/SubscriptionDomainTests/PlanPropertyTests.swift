@@ -48,9 +48,11 @@ import Testing
         return events
     }
 
+    static let decider = PlanDecider(profile: .howru)
+
     static func views(_ events: [Event], at instants: [Timestamp]) -> [PlanView] {
         let timeline = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
-        return instants.map { timeline.view(PlanDecider(profile: .howru), user: "u1", at: $0) }
+        return instants.map { timeline.view(decider, user: "u1", at: $0) }
     }
 
     static func instants(_ events: [Event]) -> [Timestamp] {
@@ -69,7 +71,6 @@ import Testing
     /// The plan as of `instant` by the tie rule itself (CONTRACT §3): the arrival folded in time
     /// order, equal times in arrival order.
     static func tieRuleView(_ arrival: [Event], at instant: Timestamp) -> PlanView {
-        let decider = PlanDecider(profile: .howru)
         var s = decider.initial(user: "u1")
         for i in arrival.indices.sorted(by: { (arrival[$0].time, $0) < (arrival[$1].time, $1) }) where arrival[i].time <= instant {
             s = decider.evolve(s, arrival[i])
