@@ -94,8 +94,8 @@ import Testing
     ]
 
     @Test(arguments: invalid) func invalidLinesAreRejectedWithAPreciseReason(line: String, reason: String) {
-        #expect(throws: EventDecodingError.self) { try EventCodec.decode(line) }
-        do { _ = try EventCodec.decode(line) } catch { #expect(error.reason == reason) }
+        let error = #expect(throws: EventDecodingError.self) { try EventCodec.decode(line) }
+        #expect(error?.reason == reason)
     }
 
     @Test func longStringsAreScannedRightAtEveryOffset() throws {
@@ -107,8 +107,8 @@ import Testing
             let unicode = try EventCodec.decode(#"{"id":"\#(pad)é😀z","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#)
             #expect(unicode.id == pad + "é😀z")
             let control = #"{"id":"\#(pad)\#t","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#
-            #expect(throws: EventDecodingError.self) { try EventCodec.decode(control) }
-            do { _ = try EventCodec.decode(control) } catch { #expect(error.reason == "control character inside a string" && error.column == 8 + k) }
+            let error = #expect(throws: EventDecodingError.self) { try EventCodec.decode(control) }
+            #expect(error?.reason == "control character inside a string" && error?.column == 8 + k)
             var bytes = Array(#"{"id":"\#(pad)xy","type":"revoke","user":"u","time":"2026-01-06T10:00:00Z"}"#.utf8)
             bytes[7 + k] = 0xC3   // a lone lead byte: invalid UTF-8
             #expect(throws: EventDecodingError.self) { try EventCodec.decode(bytes) }

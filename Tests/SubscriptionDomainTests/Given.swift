@@ -3,10 +3,9 @@
 /// Test vocabulary: given events → as of an instant → then state.
 func at(_ s: String) -> Timestamp { Timestamp.parse(s)! }
 
-nonisolated(unsafe) var eventCounter = 0
-
+/// An event of `u1` unless told; its id is made from its type and time unless given, so the
+/// helpers keep no state between calls (tests run in parallel).
 func event(_ type: EventType, _ time: String, user: String = "u1", id: String? = nil, _ set: (inout EventData) -> Void = { _ in }) -> Event {
-    eventCounter += 1
     var d = EventData()
     set(&d)
     return Event(id: id ?? "\(type.rawValue)-\(time)", type: type, user: user, time: at(time), data: d)

@@ -3,12 +3,17 @@ import Testing
 
 /// Properties over generated histories (bounded: a few thousand cases).
 @Suite struct PlanProperties {
-    /// A random but plausible history for one user, with distinct times.
+    /// A random but plausible history for one user, in log order. Times are on a 12-hour grid and
+    /// one event in three comes at the same time as the one before, so equal times are common, and
+    /// expiries and grace ends often fall exactly on an event.
     static func history(_ rng: inout SplitMix64) -> [Event] {
         var events: [Event] = []
         var t = at("2026-01-01T00:00:00Z").nanoseconds
         var txn = 0
-        func step() -> Timestamp { t += Int64.random(in: 1...(6 * 86_400), using: &rng) * 1_000_000_000; return Timestamp(nanoseconds: t) }
+        func step() -> Timestamp {
+            if events.isEmpty || Int.random(in: 0..<3, using: &rng) != 0 { t += Int64.random(in: 1...12, using: &rng) * 12 * 3_600_000_000_000 }
+            return Timestamp(nanoseconds: t)
+        }
         func add(_ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
             var d = EventData()
             set(&d)
@@ -32,7 +37,8 @@ import Testing
             case 6: add(.uncancellation)
             case 7: add(.billingIssue)
             case 8: add(.expiration)
-            case 9: let n = Int.random(in: 1...max(1, txn), using: &rng); add(.refund) { $0.transaction = "t\(n)" }
+            // A refund of a transaction already reported, or of t0, which none is.
+            case 9: let n = Int.random(in: 0...txn, using: &rng); add(.refund) { $0.transaction = "t\(n)" }
             case 10: add(.productChange) { $0.product = products.randomElement(using: &rng)!; $0.effective = Bool.random(using: &rng) ? .nextRenewal : nil }
             case 11: add(.revoke)
             case 12: txn += 1; add(.consumablePurchase) { $0.product = "howru_sms_20"; $0.transaction = "t\(txn)"; $0.quantity = 20 }
@@ -42,22 +48,65 @@ import Testing
         return events
     }
 
+    static let decider = PlanDecider(profile: .howru)
+
     static func views(_ events: [Event], at instants: [Timestamp]) -> [PlanView] {
         let timeline = UserTimeline(events.enumerated().map { StoredEvent(event: $1, position: UInt64($0 + 1), recorded: $1.time) })
-        return instants.map { timeline.view(PlanDecider(profile: .howru), user: "u1", at: $0) }
+        return instants.map { timeline.view(decider, user: "u1", at: $0) }
     }
 
     static func instants(_ events: [Event]) -> [Timestamp] {
         events.flatMap { [$0.time, $0.time + .hours(12), $0.time + .days(3), $0.time + .days(40)] }
     }
 
-    @Test func shufflingTheArrivalOrderDoesNotChangeTheStateAtAnyInstant() {
+    /// `events` in a random arrival order in which events with equal times keep their order.
+    static func shuffledKeepingTies(_ events: [Event], _ rng: inout SplitMix64) -> [Event] {
+        var arrival = events.shuffled(using: &rng)
+        // Refill the places each time's events landed in with those events in their first order.
+        var byTime = Dictionary(grouping: events, by: \.time)
+        for i in arrival.indices { arrival[i] = byTime[arrival[i].time]!.removeFirst() }
+        return arrival
+    }
+
+    /// The plan as of `instant` by the tie rule itself (CONTRACT §3): the arrival folded in time
+    /// order, equal times in arrival order.
+    static func tieRuleView(_ arrival: [Event], at instant: Timestamp) -> PlanView {
+        var s = decider.initial(user: "u1")
+        for i in arrival.indices.sorted(by: { (arrival[$0].time, $0) < (arrival[$1].time, $1) }) where arrival[i].time <= instant {
+            s = decider.evolve(s, arrival[i])
+        }
+        return decider.view(s, at: instant)
+    }
+
+    @Test func theGeneratedHistoriesHaveEqualTimesOften() {
+        var rng = SplitMix64(seed: 4)
+        let histories = (0..<1000).map { _ in Self.history(&rng) }
+        let withTies = histories.filter { Set($0.map(\.time)).count < $0.count }.count
+        #expect(withTies > 500, "\(withTies) of 1000 histories have two events at one time")
+    }
+
+    @Test func shufflingTheArrivalOrderOfEventsAtDistinctTimesDoesNotChangeTheStateAtAnyInstant() {
         var rng = SplitMix64(seed: 1)
         for _ in 0..<1000 {
             let events = Self.history(&rng)
             let instants = Self.instants(events)
-            #expect(Self.views(events.shuffled(using: &rng), at: instants) == Self.views(events, at: instants))
+            #expect(Self.views(Self.shuffledKeepingTies(events, &rng), at: instants) == Self.views(events, at: instants))
         }
+    }
+
+    @Test func eventsAtEqualTimesTakeEffectInLogOrder() {
+        var rng = SplitMix64(seed: 5)
+        var orderMattered = 0
+        for _ in 0..<1000 {
+            let events = Self.history(&rng)
+            let instants = Self.instants(events)
+            let arrival = events.shuffled(using: &rng)
+            let got = Self.views(arrival, at: instants)
+            #expect(got == instants.map { Self.tieRuleView(arrival, at: $0) })
+            if got != Self.views(events, at: instants) { orderMattered += 1 }
+        }
+        // Only equal times can make two arrival orders differ: the property says something only if they often do.
+        #expect(orderMattered > 250, "the log order of equal times changed the state in \(orderMattered) of 1000 histories")
     }
 
     @Test func appendingACopyOfAnyEventDoesNotChangeIt() {

@@ -48,6 +48,29 @@ import Testing
         #expect(again.rule == .trialOncePerGroup)
     }
 
+    @Test func CH25_L591_aProfileWithNoTrialMakesNobodyTrialEligible() {
+        // SportsTime (seed 003) names no trial: its profile has trialDays 0 (docs/rules.md, decisions).
+        #expect(Profile.sportstime.trialDays == 0)
+        #expect(plan([], asOf: "2026-01-01T00:00:00Z", profile: .sportstime).trialEligible == false)
+        #expect(plan([event(.accountCreated, "2026-01-01T00:00:00Z")], asOf: "2026-01-02T00:00:00Z", profile: .sportstime).trialEligible == false)
+        // The same catalog with and without its 7 days: only the trial length decides.
+        var noTrial = Profile.handz
+        noTrial.trialDays = 0
+        #expect(plan([], asOf: "2026-01-01T00:00:00Z", profile: noTrial).trialEligible == false)
+        #expect(plan([], asOf: "2026-01-01T00:00:00Z", profile: .handz).trialEligible)
+    }
+
+    @Test func CH25_L589_aFreeTrialPurchaseUnderAProfileWithNoTrialStartsTheTrialTheStoreReports() {
+        // The profile offers none, but the store reports a free trial: the trial runs to its `expires`.
+        let trial = purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true, product: "com.sportstime.pro.monthly")
+        let during = plan([trial], asOf: "2026-01-07T00:00:00Z", profile: .sportstime)
+        #expect(during.planState == .trial && during.rule == .purchaseStartsTrial)
+        #expect(during.entitlements == ["pro"] && during.expiresAt == at("2026-01-13T10:00:00Z"))
+        #expect(during.trialEligible == false)
+        let ended = plan([trial, event(.expiration, "2026-01-13T10:00:00Z")], asOf: "2026-01-13T10:00:00Z", profile: .sportstime)
+        #expect(ended.planState == .free && ended.entitlements.isEmpty && ended.trialEligible == false)
+    }
+
     @Test func SK_D01_billingGraceThreeDaysThenFree() {
         let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"), event(.billingIssue, "2026-02-01T00:00:00Z")]
         let grace = plan(events, asOf: "2026-02-03T23:59:59Z")

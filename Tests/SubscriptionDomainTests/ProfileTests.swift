@@ -20,13 +20,43 @@ import Testing
     }
 
     @Test func aBadProfileNamesTheField() {
-        var json = Profile.handz.encodedJSON().replacingOccurrences(of: #""billingGraceDays" : 3"#, with: #""billingGraceDays" : "three""#)
-        #expect(throws: ProfileError.self) { try Profile.decode(json: Array(json.utf8)) }
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.field == "billingGraceDays") }
-        json = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "nine""#)
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.description == "products[0].price: 'nine' is not a decimal amount such as 9.99") }
-        json = Profile.handz.encodedJSON().replacingOccurrences(of: #""trialDays" : 7,"#, with: "")
-        do { _ = try Profile.decode(json: Array(json.utf8)) } catch { #expect(error.description == "trialDays: missing") }
+        let word = Profile.handz.encodedJSON().replacingOccurrences(of: #""billingGraceDays" : 3"#, with: #""billingGraceDays" : "three""#)
+        let typeError = #expect(throws: ProfileError.self) { try Profile.decode(json: Array(word.utf8)) }
+        #expect(typeError?.field == "billingGraceDays")
+        let price = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "nine""#)
+        #expect(throws: ProfileError(field: "products[0].price", reason: "'nine' is not a decimal amount such as 9.99")) {
+            try Profile.decode(json: Array(price.utf8))
+        }
+        let missing = Profile.handz.encodedJSON().replacingOccurrences(of: #""trialDays" : 7,"#, with: "")
+        #expect(throws: ProfileError(field: "trialDays", reason: "missing")) { try Profile.decode(json: Array(missing.utf8)) }
+    }
+
+    /// A product's price is a decimal amount within the import door's range (docs/rules.md#ranges).
+    @Test(arguments: [
+        ("9.999.9", "is not a decimal amount such as 9.99"), ("abc", "is not a decimal amount such as 9.99"),
+        ("9.9999999", "is not a decimal amount such as 9.99"), ("", "is not a decimal amount such as 9.99"),
+        ("9.", "is not a decimal amount such as 9.99"), (".99", "is not a decimal amount such as 9.99"),
+        ("1e3", "is not a decimal amount such as 9.99"), ("+9.99", "is not a decimal amount such as 9.99"),
+        (" 9.99", "is not a decimal amount such as 9.99"), ("9,99", "is not a decimal amount such as 9.99"),
+        ("-1", "is out of range (accepted: 0 to 1000000000, up to 6 decimals)"),
+        ("-0.01", "is out of range (accepted: 0 to 1000000000, up to 6 decimals)"),
+        ("1000000000.000001", "is out of range (accepted: 0 to 1000000000, up to 6 decimals)"),
+    ])
+    func aProfileWithABadProductPriceIsRefusedNamingTheField(price: String, why: String) {
+        let json = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "\#(price)""#)
+        #expect(throws: ProfileError(field: "products[0].price", reason: "'\(price)' \(why)")) { try Profile.decode(json: Array(json.utf8)) }
+        #expect(throws: ProfileError(field: "products[0].price", reason: "'\(price)' \(why)")) {
+            var profile = Profile.handz
+            profile.products[0].price = price
+            try profile.validate()
+        }
+    }
+
+    @Test func aProfileWithAPlainProductPriceLoads() throws {
+        for price in ["0", "9.99", "10", "0.000001", "1000000000"] {
+            let json = Profile.handz.encodedJSON().replacingOccurrences(of: #""price" : "9.99""#, with: #""price" : "\#(price)""#)
+            #expect(try Profile.decode(json: Array(json.utf8)).products[0].price == price)
+        }
     }
 }
 

@@ -195,12 +195,8 @@ import Testing
             #expect(reason?.contains("not valid JSON") != true)
         }
         #expect(Self.refusal { $0["trialDays"] = 1.5 }?.contains("1.5") == true)
-        do {
-            _ = try Profile.decode(json: Array(#"{"name": "x","#.utf8))
-            Issue.record("a cut profile loaded")
-        } catch {
-            #expect(error.description.contains("not valid JSON") && !error.description.contains("\n"))
-        }
+        let cut = #expect(throws: ProfileError.self, "a cut profile loaded") { try Profile.decode(json: Array(#"{"name": "x","#.utf8)) }
+        #expect(cut?.description.contains("not valid JSON") == true && cut?.description.contains("\n") == false)
     }
 
     @Test func profileNamesAreShortPlainAndNeverAPath() {

@@ -114,7 +114,8 @@ enum StoreFixtures {
             ("[1,2]", "not a JSON object"),
         ]
         for (line, reason) in cases {
-            do { _ = try F.map(line, .appstore); Issue.record("accepted: \(line)") } catch { #expect((error as? EventDecodingError)?.reason == reason) }
+            let error = #expect(throws: EventDecodingError.self, "accepted: \(line)") { try F.map(line, .appstore) }
+            #expect(error?.reason == reason, "\(line)")
         }
     }
 }
@@ -192,7 +193,8 @@ enum StoreFixtures {
             (F.revenuecat("RENEWAL", ["id": NSNull()]), "event type RENEWAL needs event.id"),
         ]
         for (line, reason) in cases {
-            do { _ = try F.map(line, .revenuecat); Issue.record("accepted: \(line)") } catch { #expect((error as? EventDecodingError)?.reason == reason) }
+            let error = #expect(throws: EventDecodingError.self, "accepted: \(line)") { try F.map(line, .revenuecat) }
+            #expect(error?.reason == reason, "\(line)")
         }
     }
 }

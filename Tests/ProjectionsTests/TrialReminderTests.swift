@@ -1,0 +1,46 @@
+import Testing
+import SubscriptionDomain
+@testable import Projections
+
+/// The `trial_ending` reminder (seed 004 CH27 L143): it fires at trial end − 48 h and is dropped
+/// only if the trial ends before it fires; once fired it was sent, whatever ends the trial later.
+@Suite struct TrialReminders {
+    /// A 7-day handz trial from 2026-01-05: its reminder fires at 2026-01-10T00:00:00Z.
+    static func trial(_ id: String, _ user: String) -> String {
+        line(id, "purchase", user, "2026-01-05T00:00:00Z",
+             #"{"product":"handz.pro.monthly","transaction":"\#(user)1","expires":"2026-01-12T00:00:00Z","offer":"free_trial"}"#)
+    }
+
+    /// Each user's trial_ending reminder as `user status`, in fire-time-then-user order.
+    static func reminders(_ lines: [String], at instant: String) throws -> [String] {
+        try TestLog(lines).replay(at: instant).notifications().filter { $0.kind == .trialEnding }.map {
+            #expect($0.fireAt == Timestamp.parse("2026-01-10T00:00:00Z")!)
+            return "\($0.user) \($0.status.rawValue)"
+        }
+    }
+
+    @Test func CH27_L143_aReminderThatHasFiredStaysFiredWhenARefundRevokeOrExpirationEndsTheTrialLater() throws {
+        let story = [
+            Self.trial("1", "refunded"), line("2", "refund", "refunded", "2026-01-11T00:00:00Z", #"{"transaction":"refunded1"}"#),
+            Self.trial("3", "revoked"), line("4", "revoke", "revoked", "2026-01-10T12:00:00Z"),
+            Self.trial("5", "expired"), line("6", "expiration", "expired", "2026-01-12T00:00:00Z"),
+            // The refund reaches the log before the purchase it refunds: the user is folded again in time order.
+            line("7", "refund", "reordered", "2026-01-11T00:00:00Z", #"{"transaction":"reordered1"}"#), Self.trial("8", "reordered"),
+        ]
+        #expect(try Self.reminders(story, at: "2026-01-09T00:00:00Z") == ["expired scheduled", "refunded scheduled", "reordered scheduled", "revoked scheduled"])
+        #expect(try Self.reminders(story, at: "2026-01-10T06:00:00Z") == ["expired due", "refunded due", "reordered due", "revoked due"])
+        #expect(try Self.reminders(story, at: "2026-02-01T00:00:00Z") == ["expired due", "refunded due", "reordered due", "revoked due"])
+    }
+
+    @Test func CH27_L143_aTrialThatEndsBeforeItsReminderFiresCancelsIt() throws {
+        let story = [
+            Self.trial("1", "refunded"), line("2", "refund", "refunded", "2026-01-08T00:00:00Z", #"{"transaction":"refunded1"}"#),
+            Self.trial("3", "revoked"), line("4", "revoke", "revoked", "2026-01-09T23:59:59Z"),
+            Self.trial("5", "transferred"), line("6", "transfer", "transferred", "2026-01-06T00:00:00Z", #"{"to":"friend"}"#),
+            line("7", "refund", "reordered", "2026-01-08T00:00:00Z", #"{"transaction":"reordered1"}"#), Self.trial("8", "reordered"),
+        ]
+        for instant in ["2026-01-09T23:59:59Z", "2026-01-10T00:00:00Z", "2026-02-01T00:00:00Z"] {
+            #expect(try Self.reminders(story, at: instant) == ["refunded cancelled", "reordered cancelled", "revoked cancelled", "transferred cancelled"], "\(instant)")
+        }
+    }
+}
