@@ -10,7 +10,10 @@ struct FunnelProgress: Sendable, Equatable {
         case .paywallCtaTapped: 1
         case .purchaseStarted: 2
         case .purchaseSuccess: 3
-        default: nil
+        case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed,
+             .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed,
+             .accountCreated, .accountDeleted, .purchasePending, .purchaseFailed, .restoreClicked, .restoreSuccess,
+             .restoreFailed, .notificationsDisabled, .notificationsEnabled: nil
         }
     }
     /// Steps reached overall (0…4).

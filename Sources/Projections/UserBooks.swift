@@ -44,7 +44,10 @@ struct UserBooks: Sendable, Equatable {
         case .refundReversed:
             guard let txn = e.data.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
-        default:
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .productChange, .revoke, .pause, .transfer,
+             .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
+             .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
+             .notificationsDisabled, .notificationsEnabled:
             return
         }
     }

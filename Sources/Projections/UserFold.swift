@@ -49,8 +49,12 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             case .billingIssue: counts.add(.billingIssue)
             case .refund: counts.add(.refund)
             case .expiration: counts.add(.expiration)
-            default:
+            case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
+                 .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
                 if let i = e.type.countedAppEventIndex { counts.add(appEvent: i) }
+            case .uncancellation, .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase,
+                 .creditsUsed, .accountCreated, .accountDeleted, .notificationsDisabled, .notificationsEnabled:
+                break
             }
             funnel.record(e)
         }

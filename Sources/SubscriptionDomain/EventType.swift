@@ -35,7 +35,9 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund,
              .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed: true
-        default: false
+        case .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending,
+             .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
+             .notificationsDisabled, .notificationsEnabled: false
         }
     }
 
@@ -57,7 +59,9 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         case .restoreClicked: 6
         case .restoreSuccess: 7
         case .restoreFailed: 8
-        default: nil
+        case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed,
+             .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed,
+             .accountCreated, .accountDeleted, .notificationsDisabled, .notificationsEnabled: nil
         }
     }
 
@@ -78,7 +82,9 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         case .creditsUsed: return d.quantity == nil ? .quantity : nil
         case .paywallViewed, .paywallCtaTapped: return d.context == nil ? .context : nil
         case .notificationsDisabled, .notificationsEnabled: return d.category == nil ? .category : nil
-        default: return nil
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause,
+             .accountCreated, .accountDeleted, .purchaseStarted, .purchasePending, .purchaseSuccess,
+             .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed: return nil
         }
     }
 
