@@ -34,7 +34,7 @@ public struct LedgerSnapshot: Sendable {
             last &+= UInt64(fold.pointee.counts.last)
         }
         var out: [String: Int] = [:]
-        for (i, name) in Self.metricNames.enumerated() { out[name] = Int(i < 16 ? low[i] : last) }
+        for m in Metric.all { out[m.name] = Int(m.slot < 16 ? low[m.slot] : last) }
         return out
     }
 

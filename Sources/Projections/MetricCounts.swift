@@ -1,27 +1,35 @@
 import SubscriptionDomain
 
-/// One user's analytics counts, one slot per metric of `LedgerSnapshot.metricNames`, held inline.
+/// One user's analytics counts, one slot per `Metric`, held inline (a million folds: no heap).
 struct MetricCounts: Sendable, Equatable {
-    /// The first 16 metrics, and the 17th (`expiration`) beside them: 68 bytes, no heap.
+    /// Slots 0…15, and slot 16 beside them: 68 bytes. `capacity` is what this layout holds; a test
+    /// fails if `Metric` outgrows it.
     var low = SIMD16<UInt32>()
     var last: UInt32 = 0
 
-    subscript(i: Int) -> UInt32 {
+    /// The number of metrics this inline layout holds.
+    static let capacity = 17
+
+    subscript(m: Metric) -> UInt32 {
+        get { self[slot: m.slot] }
+        set { self[slot: m.slot] = newValue }
+    }
+
+    subscript(slot i: Int) -> UInt32 {
         get { i < 16 ? low[i] : last }
-        set { if i < 16 { low[i] = newValue } else { last = newValue } }
+        set {
+            assert(i < Self.capacity, "metric slot \(i) is past MetricCounts.capacity")
+            if i < 16 { low[i] = newValue } else { last = newValue }
+        }
     }
 
-    static let names: [String] = EventType.countedAppEvents.map(\.rawValue)
-        + ["trial_started", "subscription_started", "renewal", "trial_converted", "cancellation", "billing_issue", "refund", "expiration"]
+    /// The metric names, in slot order.
+    static let names: [String] = Metric.all.map(\.name)
 
-    enum Metric: Int {
-        case trialStarted = 9, subscriptionStarted, renewal, trialConverted, cancellation, billingIssue, refund, expiration
-    }
-
-    mutating func add(_ m: Metric) { add(appEvent: m.rawValue) }
-
-    /// Counts the metric at `index` of `names` (app events first, in `countedAppEvents` order).
-    mutating func add(appEvent index: Int) {
-        if index < 16 { low[index] &+= 1 } else { last &+= 1 }
+    /// Counts one occurrence of `m`.
+    mutating func add(_ m: Metric) {
+        let i = m.slot
+        assert(i < Self.capacity, "metric slot \(i) is past MetricCounts.capacity")
+        if i < 16 { low[i] &+= 1 } else { last &+= 1 }
     }
 }

@@ -8,7 +8,7 @@ import SubscriptionDomain
 extension ProjectionWriter {
     mutating func fold(_ f: UserFold) {
         state(f.state)
-        for i in MetricCounts.names.indices { varint(UInt64(f.counts[i])) }
+        for m in Metric.all { varint(UInt64(f.counts[m])) }
         byte(f.funnel.reached)
         array(f.funnel.byContext) { w, c in w.string(c.context); w.byte(c.reached) }
         optional(f.funnel.current) { w, c in w.int(c) }
@@ -62,10 +62,10 @@ extension ProjectionReader {
     mutating func fold() throws -> UserFold {
         var f = UserFold(user: "")
         f.state = try state()
-        for i in MetricCounts.names.indices {
+        for m in Metric.all {
             let n = try varint()
             guard n <= UInt64(UInt32.max) else { throw unreadable("count \(n) is not plausible") }
-            f.counts[i] = UInt32(n)
+            f.counts[m] = UInt32(n)
         }
         f.funnel.reached = try byte()
         f.funnel.byContext = try array { r in FunnelProgress.ContextProgress(context: try r.sharedString(), reached: try r.byte()) }

@@ -36,25 +36,14 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         let rule = state.rule
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
-            switch e.type {
-            case .purchase:
+            if let m = Metric.countedPerEvent(e.type) {
+                counts.add(m)
+            } else if e.type == .purchase {
                 if rule == .purchaseStartsTrial || rule == .trialOncePerGroup { counts.add(.trialStarted) }
                 if rule == .purchaseStartsPro { counts.add(.subscriptionStarted) }
-            case .renewal:
-                if rule != .duplicateTransaction {
-                    counts.add(.renewal)
-                    if rule == .trialConverted { counts.add(.trialConverted) }
-                }
-            case .cancellation: counts.add(.cancellation)
-            case .billingIssue: counts.add(.billingIssue)
-            case .refund: counts.add(.refund)
-            case .expiration: counts.add(.expiration)
-            case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
-                 .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
-                if let i = e.type.countedAppEventIndex { counts.add(appEvent: i) }
-            case .uncancellation, .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase,
-                 .creditsUsed, .accountCreated, .accountDeleted, .notificationsDisabled, .notificationsEnabled:
-                break
+            } else if e.type == .renewal, rule != .duplicateTransaction {
+                counts.add(.renewal)
+                if rule == .trialConverted { counts.add(.trialConverted) }
             }
             funnel.record(e)
         }

@@ -41,30 +41,6 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// The app event types counted one by one in analytics (`paywall_viewed` … `restore_failed`).
-    public static let countedAppEvents: [EventType] = [
-        .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
-        .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
-    ]
-
-    /// This type's index in `countedAppEvents`, if it is one of them (a switch, not a search).
-    public var countedAppEventIndex: Int? {
-        switch self {
-        case .paywallViewed: 0
-        case .paywallCtaTapped: 1
-        case .purchaseStarted: 2
-        case .purchasePending: 3
-        case .purchaseSuccess: 4
-        case .purchaseFailed: 5
-        case .restoreClicked: 6
-        case .restoreSuccess: 7
-        case .restoreFailed: 8
-        case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed,
-             .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed,
-             .accountCreated, .accountDeleted, .notificationsDisabled, .notificationsEnabled: nil
-        }
-    }
-
     /// The first required field missing from `d`, if any (CONTRACT.md §2's required fields).
     public func firstMissingField(in d: EventData) -> EventField? {
         switch self {
