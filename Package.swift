@@ -12,7 +12,8 @@ let package = Package(
     targets: [
         .target(name: "HardwareCRC32C"),
         .target(name: "MemoryPrefetch"),
-        .target(name: "EventStore", dependencies: ["HardwareCRC32C"]),
+        .target(name: "SignalPipe"),
+        .target(name: "EventStore", dependencies: ["HardwareCRC32C", "SignalPipe"]),
         .target(name: "SubscriptionDomain"),
         .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain", "MemoryPrefetch"]),
         .executableTarget(name: "replay-tool", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),

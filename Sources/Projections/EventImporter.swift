@@ -94,6 +94,77 @@ public struct EventImporter {
     /// when this throws `ImportInterrupted` part way (a failed append, read or sink).
     public func importLines(file: String, read: (UnsafeMutableRawBufferPointer) throws -> Int, rejected sink: inout some RejectedLineSink,
                             into summary: inout Summary, progress: (Int) -> Void = { _ in }) throws {
+        _ = try run(file: file, read: { buffer, _ in
+            let n = try read(buffer)
+            return n == 0 ? .end : .bytes(n)
+        }, rejected: &sink, into: &summary, progress: progress, streaming: false, groupEnded: { _ in })
+    }
+
+    /// What a streaming input says when asked for bytes (`follow`).
+    public enum InputRead: Equatable, Sendable {
+        /// This many bytes were put at the start of the buffer (at least 1).
+        case bytes(Int)
+        /// The input paused: commit the lines held and acknowledge them, then ask again.
+        case pause
+        /// The input ended: a last line without its `\n` is a line; commit, acknowledge, return.
+        case end
+        /// Stop now (a signal): commit and acknowledge the complete lines held; a line whose end
+        /// has not arrived is left out, unacknowledged (unless it is already over the line
+        /// limit: it is rejected as it would be anyway).
+        case stop
+    }
+
+    /// One committed group of a streaming import: consecutive lines of the input, appended in
+    /// one atomic batch (or none, when nothing in them was new).
+    public struct Group: Sendable, Equatable {
+        /// Positions of the first and last record the group appended; nil when it appended none.
+        public var first: UInt64?
+        public var last: UInt64?
+        public var appended = 0
+        public var duplicates = 0
+        public var rejected = 0
+        /// Store payloads that carry nothing for the ledger.
+        public var skipped = 0
+        /// The input's lines this group covers, numbered from 1 across the whole stream (blank
+        /// lines included): every line up to `lines.upperBound` is now durable or rejected.
+        public var lines: ClosedRange<Int>
+        public init(first: UInt64? = nil, last: UInt64? = nil, lines: ClosedRange<Int>) {
+            self.first = first
+            self.last = last
+            self.lines = lines
+        }
+    }
+
+    /// How a streaming import ended.
+    public enum FollowEnd: Equatable, Sendable {
+        /// The input ended; everything was read.
+        case endOfInput
+        /// `read` said stop; `heldBytes` bytes of an incomplete line (numbered `line`) were
+        /// left out (0: none).
+        case stopped(heldBytes: Int, line: Int)
+    }
+
+    /// Imports a stream that may never end, committing in groups: a group ends when `read`
+    /// says the input paused, when it holds `batchSize` records, at the end of the input and at a
+    /// stop. Each group is appended in one atomic, fsynced batch; then `sink.sync()` makes its
+    /// rejected lines durable; then `acknowledge` is called with it. A group is never empty of
+    /// lines: a pause with nothing held acknowledges nothing. Only complete lines (ending in `\n`,
+    /// or ended by the end of the input) go into a group.
+    ///
+    /// `read(buffer, holding)` is asked for bytes as `importLines`' `read` is; `holding` says
+    /// whether complete lines wait to be committed, i.e. whether it may answer `.pause`. The
+    /// lines' numbers count across the whole stream. `summary` counts the whole run.
+    public func follow(file: String, read: (UnsafeMutableRawBufferPointer, _ holding: Bool) throws -> InputRead,
+                       rejected sink: inout some RejectedLineSink, into summary: inout Summary,
+                       acknowledge: (Group) throws -> Void) throws -> FollowEnd {
+        try run(file: file, read: read, rejected: &sink, into: &summary, progress: { _ in }, streaming: true, groupEnded: acknowledge)
+    }
+
+    /// The reader of both: a plain import (flush every `batchSize` records and at the end) or,
+    /// `streaming`, one whose every flush ends a group that `groupEnded` acknowledges.
+    private func run<Sink: RejectedLineSink>(file: String, read: (UnsafeMutableRawBufferPointer, Bool) throws -> InputRead, rejected sink: inout Sink,
+                                             into summary: inout Summary, progress: (Int) -> Void,
+                                             streaming: Bool, groupEnded: (Group) throws -> Void) throws -> FollowEnd {
         let limit = max(1, maxLineSize)
         let capacity = limit + max(1, readSize)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
@@ -106,14 +177,33 @@ public struct EventImporter {
         var overlong = 0            // bytes so far of a line over the limit, streamed to the sink
         var pendingCR = false       // an overlong piece ended in \r: written only if the line goes on
 
+        var groupFirstLine = 1      // the first line of the group being gathered (streaming)
+        var groupStart = summary    // the counts when it began
+
+        /// Appends the batch; when streaming, also ends the group (if it has lines) and
+        /// acknowledges it once the batch and its rejected lines are durable.
         func flush() throws {
-            guard !batch.isEmpty else { return }
-            let receipt = try log.append(batch)
-            summary.appended += receipt.appended.count
-            summary.duplicates += receipt.duplicates.count
-            processed += batch.count
-            batch.removeAll(keepingCapacity: true)
-            progress(processed)
+            var receipt: AppendReceipt?
+            if !batch.isEmpty {
+                let appended = try log.append(batch)
+                receipt = appended
+                summary.appended += appended.appended.count
+                summary.duplicates += appended.duplicates.count
+                processed += batch.count
+                batch.removeAll(keepingCapacity: true)
+                progress(processed)
+            }
+            guard streaming, lineNumber > groupFirstLine else { return }
+            try sink.sync()
+            var group = Group(first: receipt?.appended.first?.position, last: receipt?.appended.last?.position,
+                              lines: groupFirstLine...(lineNumber - 1))
+            group.appended = summary.appended - groupStart.appended
+            group.duplicates = summary.duplicates - groupStart.duplicates
+            group.rejected = summary.rejected - groupStart.rejected
+            group.skipped = summary.skippedCount - groupStart.skippedCount
+            groupFirstLine = lineNumber
+            groupStart = summary
+            try groupEnded(group)
         }
         func reject(_ reason: String) throws {
             try sink.reject(Rejection(file: file, line: lineNumber, reason: OneLine.escaped(reason, limit: Self.reasonLimit)))
@@ -146,7 +236,6 @@ public struct EventImporter {
             guard !records.isEmpty else { return }
             if batch.isEmpty { batchFirstLine = lineNumber }
             batch += records
-            if batch.count >= batchSize { try flush() }
         }
         /// The next piece of a line over the limit, straight to the sink.
         func overlongPiece(_ piece: UnsafeRawBufferPointer) throws {
@@ -170,6 +259,7 @@ public struct EventImporter {
                 try handle(line)
             }
             lineNumber += 1
+            if batch.count >= batchSize { try flush() }
         }
 
         do {
@@ -193,15 +283,26 @@ public struct EventImporter {
                     scan -= start
                     start = 0
                 }
-                let n = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(capacity, filled + max(1, readSize))]))
-                precondition(n >= 0 && filled + n <= capacity, "read returned \(n) for a buffer of \(capacity - filled) bytes")
-                if n == 0 {
+                switch try read(UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<min(capacity, filled + max(1, readSize))]), lineNumber > groupFirstLine) {
+                case .bytes(let n):
+                    precondition(n > 0 && filled + n <= capacity, "read returned \(n) for a buffer of \(capacity - filled) bytes")
+                    filled += n
+                    continue
+                case .pause:
+                    try flush()
+                    continue
+                case .end:
                     if filled > 0 || overlong > 0 { try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) }
-                    break
+                    try flush()
+                    return .endOfInput
+                case .stop:
+                    // A line already over the limit is rejected whatever its end would be.
+                    if overlong > 0 { try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) }
+                    let held = filled
+                    try flush()
+                    return .stopped(heldBytes: held, line: lineNumber)
                 }
-                filled += n
             }
-            try flush()
         } catch {
             throw ImportInterrupted(file: file, line: batch.isEmpty ? lineNumber : batchFirstLine, underlying: error)
         }

@@ -10,4 +10,11 @@ public protocol RejectedLineSink {
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws
     /// The line whose bytes were just written ends here; it was rejected for `rejection.reason`.
     mutating func reject(_ rejection: EventImporter.Rejection) throws
+    /// Makes the lines rejected so far durable: a streaming import (`EventImporter.follow`) calls
+    /// it before acknowledging a group that its producer may then forget. Does nothing by default.
+    mutating func sync() throws
+}
+
+extension RejectedLineSink {
+    public mutating func sync() throws {}
 }

@@ -26,6 +26,27 @@ struct BufferedFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is buffered and makes the file's data durable (fsync).
+    mutating func sync() throws {
+        try flush()
+        guard fd >= 0 else { return }
+        while fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw Self.failure("fsync", path)
+        }
+    }
+
+    /// Makes a folder's entries (a file just created in it) durable.
+    static func syncFolder(_ path: String) throws {
+        let dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0 else { throw failure("open", path) }
+        defer { _ = Foundation.close(dfd) }
+        while fsync(dfd) != 0 {
+            if errno == EINTR { continue }
+            throw failure("fsync", path)
+        }
+    }
+
     mutating func close() {
         if fd >= 0 { _ = Foundation.close(fd) }
         fd = -1

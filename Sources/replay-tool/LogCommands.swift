@@ -8,10 +8,18 @@ enum LogCommands {
     static let importCommand = CommandSpec(
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
         positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)"),
-                                        OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks")],
-        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted."
+                                        OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks"),
+                                        OptionSpec(name: "--follow", value: nil, help: "stream: read a never-ending stdin (FILE must be -), commit a group whenever the input pauses, acknowledge each with one JSON line")],
+        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.\n\nimport --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of\nlines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is\ndurable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}\n(first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left\nout, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -."
     ) { a in
         guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
+        let follow = a.has("--follow")
+        if follow && a.positionals != ["-"] {
+            throw ToolError.usage("--follow reads standard input only: give - as the one FILE (to follow a file: tail -n +1 -F FILE | replay-tool import --follow -)")
+        }
+        if follow, let f = a.value("--format"), f != "json" {
+            throw ToolError.usage("--follow acknowledges in JSON lines: --format '\(f)' does not apply (leave it out, or give json)")
+        }
         let format = try Common.format(a, allowed: [.table, .json])
         let sourceName = a.value("--from") ?? "canonical"
         guard let source = PayloadSource(rawValue: sourceName) else {
@@ -24,6 +32,7 @@ enum LogCommands {
         var importer = EventImporter(log: log)
         importer.source = source
         importer.profile = profile
+        if follow { return try FollowImport.run(importer: importer, logDirectory: Common.logDirectory(a)) }
         var summary = EventImporter.Summary()
         var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))
         var failure: (any Error)?

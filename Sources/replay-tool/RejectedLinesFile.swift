@@ -11,6 +11,9 @@ struct RejectedLinesFile: RejectedLineSink {
     private(set) var path: String?
     private var lines = BufferedFile()
     private var reasons = BufferedFile()
+    private var folderSynced = false
+    /// Lines were rejected since the last `sync`.
+    private var unsynced = false
 
     init(logDirectory: String) { folder = logDirectory + "/rejected" }
 
@@ -23,7 +26,21 @@ struct RejectedLinesFile: RejectedLineSink {
         try openIfNeeded()
         try Self.newline.withUnsafeBytes { try lines.write($0) }
         try Array((rejection.description + "\n").utf8).withUnsafeBytes { try reasons.write($0) }
+        unsynced = true
         Console.err(rejection.description)
+    }
+
+    /// Writes what is buffered and fsyncs both files (and, the first time, the folder holding
+    /// them): `import --follow` does this before acknowledging a group with rejected lines.
+    mutating func sync() throws {
+        guard path != nil, unsynced else { return }
+        try lines.sync()
+        try reasons.sync()
+        if !folderSynced {
+            try BufferedFile.syncFolder(folder)
+            folderSynced = true
+        }
+        unsynced = false
     }
 
     /// Writes what is buffered and closes both files (nothing to do if no line was rejected).
