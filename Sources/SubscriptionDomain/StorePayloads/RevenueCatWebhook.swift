@@ -24,8 +24,8 @@ enum RevenueCatWebhook {
             guard let user, !user.isEmpty else { throw EventDecodingError("\(what) needs \(e.name("app_user_id"))") }
             return .events([Event(id: id, type: t, user: user, time: time, source: .server, data: d)])
         }
-        func money(_ d: inout EventData) throws {
-            d.price = try e.amount("price_in_purchased_currency") ?? e.amount("price")
+        func money(_ d: inout EventData, refunded: Bool = false) throws {
+            d.price = try e.amount("price_in_purchased_currency", refunded: refunded) ?? e.amount("price", refunded: refunded)
             d.currency = try e.string("currency")
         }
         func subscriptionFields(_ d: inout EventData) throws {
@@ -55,7 +55,7 @@ enum RevenueCatWebhook {
             if reason == "CUSTOMER_SUPPORT" {
                 return try event(.refund, at: stamp) { (d) throws in
                     d.transaction = try e.required("transaction_id", for: what)
-                    try money(&d)
+                    try money(&d, refunded: true)
                     d.reason = "customer_support"
                 }
             }

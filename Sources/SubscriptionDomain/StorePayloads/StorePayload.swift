@@ -107,10 +107,13 @@ struct PayloadObject {
     }
 
     /// A decimal amount given as a JSON number (rounded to the micro-unit), within `ValueRanges.prices`.
-    func amount(_ key: String) throws -> Money? {
+    /// `refunded`: the amount of money given back, which RevenueCat writes negative (-9.99): its
+    /// size is the refund's amount (a positive one is taken as it is).
+    func amount(_ key: String, refunded: Bool = false) throws -> Money? {
         guard has(key) else { return nil }
         guard let n = number(key) else { throw EventDecodingError("\(name(key)): expected a number") }
-        let micros = (n.doubleValue * 1_000_000).rounded()
+        let value = refunded ? abs(n.doubleValue) : n.doubleValue
+        let micros = (value * 1_000_000).rounded()
         guard micros >= 0, micros <= Double(ValueRanges.prices.upperBound.micros) else {
             throw EventDecodingError("\(name(key)): \(n) is out of range (\(ValueRanges.pricesText))")
         }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import EventStore
+import SubscriptionDomain
+@testable import Projections
+
+/// A short store story: payload lines written from Apple's and RevenueCat's public documentation,
+/// imported into a fresh log, then asked what the ledger makes of them.
+struct PayloadStory {
+    let log: TestLog
+    let summary: EventImporter.Summary
+    let rejected: [EventImporter.Rejection]
+
+    static let user = "6f1c2d3e-5a4b-4c3d-9e2f-0000000000bb"
+    /// 2026-03-31T23:33:20Z in milliseconds.
+    static let t0: Int64 = 1_775_000_000_000
+    static let day: Int64 = 86_400_000
+
+    init(_ source: PayloadSource, _ lines: [[String: Any]], batchSize: Int = 1000) throws {
+        log = try TestLog([])
+        var importer = EventImporter(log: try EventLog(directory: log.path))
+        importer.source = source
+        importer.batchSize = batchSize
+        var s = EventImporter.Summary()
+        var sink = RejectedLineCollector()
+        let text = lines.map(Self.json).joined(separator: "\n")
+        try importer.importLines(Array(text.utf8), file: "story", rejected: &sink, into: &s)
+        summary = s
+        rejected = sink.rejections
+    }
+
+    static func json(_ o: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// The instant `days` after t0.
+    static func at(days: Double) -> Timestamp {
+        Timestamp(milliseconds: t0 + Int64(days * Double(day)))
+    }
+
+    func snapshot(days: Double, includeSandbox: Bool = false) throws -> LedgerSnapshot {
+        var o = ReplayOptions(profile: .handz, asOf: Self.at(days: days))
+        o.includeSandbox = includeSandbox
+        return try Replay.run(directory: log.path, options: o)
+    }
+
+    /// A RevenueCat webhook body; `extra` overrides the event's fields.
+    static func revenuecat(_ id: String, _ type: String, _ extra: [String: Any] = [:]) -> [String: Any] {
+        var e: [String: Any] = ["id": id, "type": type, "app_user_id": user, "original_app_user_id": user, "aliases": [user],
+                                "event_timestamp_ms": t0, "environment": "PRODUCTION", "store": "APP_STORE",
+                                "product_id": "handz.pro.monthly", "period_type": "NORMAL", "transaction_id": "rc-t1", "original_transaction_id": "rc-t1",
+                                "purchased_at_ms": t0, "expiration_at_ms": t0 + 30 * day, "price": 9.99, "price_in_purchased_currency": 9.99,
+                                "currency": "USD", "entitlement_ids": ["pro"]]
+        e.merge(extra) { $1 }
+        return ["api_version": "1.0", "event": e]
+    }
+
+    /// An App Store Server Notification V2, decoded; `tx` overrides the transaction info's fields.
+    static func apple(_ uuid: String, _ type: String, _ subtype: String? = nil, signed: Int64 = t0, tx: [String: Any] = [:],
+                      renewal: [String: Any]? = nil, environment: String = "Production") -> [String: Any] {
+        var t: [String: Any] = ["appAccountToken": user, "bundleId": "com.handz.app", "productId": "handz.pro.monthly",
+                                "transactionId": "as-t1", "originalTransactionId": "as-t1", "purchaseDate": t0, "originalPurchaseDate": t0,
+                                "expiresDate": t0 + 30 * day, "price": 9990, "currency": "USD", "environment": environment,
+                                "type": "Auto-Renewable Subscription", "inAppOwnershipType": "PURCHASED", "signedDate": signed]
+        t.merge(tx) { $1 }
+        var data: [String: Any] = ["environment": environment, "bundleId": "com.handz.app", "signedTransactionInfo": t]
+        if let renewal { data["signedRenewalInfo"] = renewal }
+        var n: [String: Any] = ["notificationType": type, "notificationUUID": uuid, "signedDate": signed, "version": "2.0", "data": data]
+        if let subtype { n["subtype"] = subtype }
+        return n
+    }
+}
+
+/// Issue 17: each defect of the store importers, one story per case.
+@Suite struct StorePayloadStories {
+    typealias S = PayloadStory
+
+    @Test func aRevenueCatRefundWithANegativePriceEndsAccessAndReachesTheBooks() throws {
+        let story = try S(.revenuecat, [
+            S.revenuecat("rc-1", "INITIAL_PURCHASE"),
+            S.revenuecat("rc-2", "CANCELLATION", ["cancel_reason": "CUSTOMER_SUPPORT", "event_timestamp_ms": S.t0 + 5 * S.day,
+                                                  "price": -9.99, "price_in_purchased_currency": -9.99]),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        #expect(story.summary.appended == 2)
+        let after = try story.snapshot(days: 6)
+        #expect(after.plan(of: S.user).planState == .free)
+        #expect(after.counts()["refund"] == 1)
+        let line = after.revenue().lines.first { $0.currency == "USD" }
+        #expect(line?.gross == Money.parse("9.99") && line?.refunded == Money.parse("9.99") && line?.net == .zero)
+    }
+}
