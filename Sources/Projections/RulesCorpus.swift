@@ -3,7 +3,7 @@ import SubscriptionDomain
 /// A fixed, built-in set of events that reaches every event type and the rules' branches (trial,
 /// conversion, billing grace and recovery, unverified grace, refunds of the current and of an
 /// older transaction and their reversal, product changes now and at renewal, revoke, pause and its
-/// resumption, sandbox, transfer, credits, notification switches), plus a generated population.
+/// resumption, temporary entitlement grants, sandbox, transfer, credits, notification switches), plus a generated population.
 /// `RulesFingerprint` folds it through the Decider and every read model: what they answer for it
 /// is the rules' identity.
 enum RulesCorpus {
@@ -91,6 +91,16 @@ enum RulesCorpus {
         add("pause-cancel", 3, .pause)
         add("pause-cancel", 4, .cancellation)
         add("pause-cancel", 5, .uncancellation)
+        // A temporary entitlement grant bridging a purchase confirmed earlier, and one alone.
+        buy("grant", 0, "grant-1", days: 30)
+        add("grant", 0.01, .purchase) {
+            $0.product = subscription; $0.transaction = "grant-temporary"; $0.expires = Self.day(1.01); $0.price = .zero
+            $0.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+        }
+        add("grant-alone", 0, .purchase) {
+            $0.product = subscription; $0.transaction = "grant-alone"; $0.expires = Self.day(1); $0.price = .zero
+            $0.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+        }
         // A transfer to a new account; credits bought and spent past zero; account and app events.
         buy("old-account", 0, "move-1", days: 30)
         add("new-account", 3, .accountCreated)

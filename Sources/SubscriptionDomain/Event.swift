@@ -58,3 +58,11 @@ public struct EventData: Sendable, Equatable {
         public init(name: String, rawJSON: String) { self.name = name; self.rawJSON = rawJSON }
     }
 }
+
+extension EventData {
+    /// A RevenueCat `TEMPORARY_ENTITLEMENT_GRANT` (`"temporaryGrant": true` in a purchase's data):
+    /// access while the store confirms the purchase, which follows as its own `purchase`.
+    public var isTemporaryGrant: Bool {
+        extra.contains { $0.name == "temporaryGrant" && $0.rawJSON == "true" }
+    }
+}

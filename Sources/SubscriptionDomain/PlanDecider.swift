@@ -64,6 +64,7 @@ public struct PlanDecider: Sendable {
             return .accountDeleted
         case .purchase:
             guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
+            if !e.data.extra.isEmpty, e.data.isTemporaryGrant { return temporaryGrant(e, txn: txn, product: product, expires: expires, &s) }
             guard s.see(txn) else { return .duplicateTransaction }
             let group = group(of: product)
             let isTrial = e.data.offer == .freeTrial
@@ -203,6 +204,29 @@ public struct PlanDecider: Sendable {
              .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
             return .appEvent
         }
+    }
+
+    /// A temporary entitlement grant: access until its `expires` when no subscription is running
+    /// (the confirmed purchase that follows replaces it); nothing when one is (the purchase it
+    /// bridges came first in effect order). Its transaction is not marked seen, so that the
+    /// confirmed purchase is never taken for a second report of it; it marks no trial used.
+    private func temporaryGrant(_ e: Event, txn: String, product: String, expires: Timestamp, _ s: inout SubscriberState) -> Rule {
+        if e.data.environment == .sandbox {
+            if let running = s.sandbox, running.endedAt == nil, running.expires > e.time { return .sandboxApart }
+        } else if let running = s.subscription, running.endedAt == nil, running.expires > e.time {
+            return .temporaryGrant
+        }
+        let env = e.data.environment ?? .production
+        let sub = Subscription(
+            product: interned(product), group: group(of: product), originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
+            startedAt: e.time, expires: expires, isTrial: false, environment: env, price: nil, currency: nil)
+        if env == .sandbox {
+            s.sandbox = sub
+            return .sandboxApart
+        }
+        s.everPurchased = true
+        s.subscription = sub
+        return .temporaryGrant
     }
 
     /// Receives a subscription transferred from another user at `time` (TRANSFER-IN), unless the

@@ -89,4 +89,30 @@ struct PayloadStory {
         let line = after.revenue().lines.first { $0.currency == "USD" }
         #expect(line?.gross == Money.parse("9.99") && line?.refunded == Money.parse("9.99") && line?.net == .zero)
     }
+
+    @Test func aTemporaryEntitlementGrantBridgesThePurchaseWithoutReplacingItOrCountingAsAStart() throws {
+        // RevenueCat grants access while the store cannot confirm a purchase, then sends the
+        // INITIAL_PURCHASE once it does: the purchase is earlier (purchased_at_ms) than the grant.
+        let grant = S.revenuecat("rc-g", "TEMPORARY_ENTITLEMENT_GRANT", ["event_timestamp_ms": S.t0 + 120_000, "purchased_at_ms": S.t0 + 120_000,
+                                                                           "expiration_at_ms": S.t0 + S.day, "transaction_id": NSNull(),
+                                                                           "original_transaction_id": NSNull(), "price": 0, "price_in_purchased_currency": 0])
+        let purchase = S.revenuecat("rc-p", "INITIAL_PURCHASE", ["event_timestamp_ms": S.t0 + 600_000])
+        for lines in [[grant, purchase], [purchase, grant]] {
+            let story = try S(.revenuecat, lines)
+            #expect(story.rejected.isEmpty && story.summary.appended == 2, "\(story.rejected)")
+            for days in [0.5, 2, 29] { #expect(try story.snapshot(days: days).plan(of: S.user).planState == .pro, "day \(days)") }
+            #expect(try story.snapshot(days: 31).counts()["subscription_started"] == 1)
+        }
+        // The grant alone: access for its day, then free; no subscription started, no revenue.
+        let alone = try S(.revenuecat, [grant])
+        #expect(try alone.snapshot(days: 0.5).plan(of: S.user).planState == .pro)
+        #expect(try alone.snapshot(days: 2).plan(of: S.user).planState == .free)
+        #expect(try alone.snapshot(days: 2).counts()["subscription_started"] == 0)
+        // The store confirms later than the grant: the purchase takes over.
+        let confirmed = S.revenuecat("rc-p", "INITIAL_PURCHASE", ["purchased_at_ms": S.t0 + 3_600_000, "event_timestamp_ms": S.t0 + 3_600_000,
+                                                                 "expiration_at_ms": S.t0 + 30 * S.day])
+        let late = try S(.revenuecat, [grant, confirmed])
+        #expect(try late.snapshot(days: 29).plan(of: S.user).planState == .pro)
+        #expect(try late.snapshot(days: 29).counts()["subscription_started"] == 1)
+    }
 }
