@@ -32,6 +32,8 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
         // What the notification rules need from before the event (not a copy of the whole subscription).
         let hadBillingIssue = state.hasBillingIssue
+        // A sandbox renewal's rule is SANDBOX: whether it converts a sandbox trial is read here.
+        let sandboxTrial = e.type == .renewal && e.data.environment == .sandbox && state.sandbox?.isTrial == true
         decider.evolve(&state, e)
         let rule = state.rule
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
@@ -39,11 +41,13 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             if let m = Metric.countedPerEvent(e.type) {
                 counts.add(m)
             } else if e.type == .purchase {
-                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup { counts.add(.trialStarted) }
-                if rule == .purchaseStartsPro { counts.add(.subscriptionStarted) }
+                // A sandbox purchase (counted only with includeSandbox) is a start as its offer says.
+                let sandboxStart = rule == .sandboxApart && !e.data.isTemporaryGrant
+                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || (sandboxStart && e.data.offer == .freeTrial) { counts.add(.trialStarted) }
+                if rule == .purchaseStartsPro || (sandboxStart && e.data.offer != .freeTrial) { counts.add(.subscriptionStarted) }
             } else if e.type == .renewal, rule != .duplicateTransaction {
                 counts.add(.renewal)
-                if rule == .trialConverted { counts.add(.trialConverted) }
+                if rule == .trialConverted || (rule == .sandboxApart && sandboxTrial) { counts.add(.trialConverted) }
             }
             funnel.record(e)
         }

@@ -115,4 +115,31 @@ struct PayloadStory {
         #expect(try late.snapshot(days: 29).plan(of: S.user).planState == .pro)
         #expect(try late.snapshot(days: 29).counts()["subscription_started"] == 1)
     }
+
+    @Test func sandboxPurchasesAreCountedWithIncludeSandboxAsTheirRenewalsAre() throws {
+        // A sandbox free trial converted by a paid renewal, and a sandbox purchase without a trial.
+        let other = "6f1c2d3e-5a4b-4c3d-9e2f-0000000000cc"
+        let story = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY", tx: ["offerType": 1, "offerDiscountType": "FREE_TRIAL", "price": 0,
+                                                              "expiresDate": S.t0 + 7 * S.day], environment: "Sandbox"),
+            S.apple("as-2", "DID_RENEW", signed: S.t0 + 7 * S.day, tx: ["transactionId": "as-t2", "purchaseDate": S.t0 + 7 * S.day,
+                                                                      "expiresDate": S.t0 + 37 * S.day], environment: "Sandbox"),
+            S.apple("as-3", "SUBSCRIBED", "INITIAL_BUY", tx: ["appAccountToken": other, "transactionId": "as-o1", "originalTransactionId": "as-o1"],
+                    environment: "Sandbox"),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        let canonical = try TestLog([
+            line("c1", "purchase", "u", "2026-04-01T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"c-t1","expires":"2026-04-08T00:00:00Z","offer":"free_trial","environment":"sandbox"}"#),
+            line("c2", "renewal", "u", "2026-04-08T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"c-t2","expires":"2026-05-08T00:00:00Z","price":"9.99","currency":"USD","environment":"sandbox"}"#),
+            line("c3", "purchase", "v", "2026-04-01T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"c-v1","expires":"2026-05-01T00:00:00Z","price":"9.99","currency":"USD","environment":"sandbox"}"#),
+        ])
+        var options = ReplayOptions(profile: .handz, asOf: S.at(days: 20))
+        options.includeSandbox = true
+        for counts in [try story.snapshot(days: 20, includeSandbox: true).counts(), try Replay.run(directory: canonical.path, options: options).counts()] {
+            #expect(counts["trial_started"] == 1 && counts["subscription_started"] == 1 && counts["renewal"] == 1 && counts["trial_converted"] == 1,
+                    "\(counts)")
+        }
+        let production = try story.snapshot(days: 20).counts()
+        #expect(production["trial_started"] == 0 && production["subscription_started"] == 0 && production["renewal"] == 0)
+    }
 }
