@@ -21,6 +21,8 @@ public enum ValueRanges {
     public static let periodMonths = 1...120
     /// A consumable product's `credits`.
     public static let credits = 1...1_000_000
+    /// The length in UTF-8 bytes of an `id`, a `user` and `data.to`: what the log can key a record by.
+    public static let idBytes = 1...65_535
     /// A profile name's length; its characters are A-Z, a-z, 0-9, `.`, `_`, `-`, not starting with `.`.
     public static let profileNameLength = 1...64
 
@@ -48,7 +50,8 @@ public enum ValueRanges {
         s.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
-    /// Checks an event the codec or a store mapping made: its times, price, quantity and ids.
+    /// Checks an event the codec or a store mapping made: its times, price, quantity and ids (their
+    /// length in bytes and characters).
     /// The codec alone is more lenient, so that logs written before these checks still read.
     public static func check(_ e: Event) throws(EventDecodingError) {
         try id(e.id, "id")
@@ -71,6 +74,11 @@ public enum ValueRanges {
     }
 
     private static func id(_ s: String, _ field: String) throws(EventDecodingError) {
+        let bytes = s.utf8.count
+        if bytes == 0 { throw EventDecodingError("field '\(field)' is empty (accepted: \(idBytes.lowerBound) to \(idBytes.upperBound) bytes)") }
+        if bytes > idBytes.upperBound {
+            throw EventDecodingError("field '\(field)' is \(bytes) bytes, over the log's limit (accepted: \(idBytes.lowerBound) to \(idBytes.upperBound) bytes)")
+        }
         guard hasControlCharacter(s) else { return }
         let c = s.unicodeScalars.first { $0.value < 0x20 || $0.value == 0x7F }!
         let code = String(c.value, radix: 16, uppercase: true)

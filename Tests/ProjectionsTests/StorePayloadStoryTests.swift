@@ -142,4 +142,26 @@ struct PayloadStory {
         let production = try story.snapshot(days: 20).counts()
         #expect(production["trial_started"] == 0 && production["subscription_started"] == 0 && production["renewal"] == 0)
     }
+
+    @Test func aLineTheLogCannotKeyIsRejectedAloneAndTheRestGoesIn() throws {
+        let long = String(repeating: "x", count: 70_000)
+        let apple = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
+            S.apple("as-2", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", tx: ["appAccountToken": ""]),
+            S.apple(long, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
+            S.apple("as-4", "DID_RENEW", signed: S.t0 + 30 * S.day, tx: ["transactionId": "as-t2", "purchaseDate": S.t0 + 30 * S.day,
+                                                                       "expiresDate": S.t0 + 60 * S.day]),
+        ])
+        #expect(apple.summary.appended == 2 && apple.summary.rejected == 2)
+        #expect(apple.rejected.map(\.line) == [2, 3])
+        #expect(apple.rejected.first?.reason == "notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken in its transaction or renewal info: the user cannot be told")
+        #expect(apple.rejected.last?.reason.hasPrefix("field 'id' is 70000 bytes") == true, "\(apple.rejected)")
+        let rc = try S(.revenuecat, [
+            S.revenuecat("rc-1", "INITIAL_PURCHASE"),
+            S.revenuecat("rc-2", "UNCANCELLATION", ["app_user_id": long]),
+            S.revenuecat("rc-3", "CANCELLATION", ["cancel_reason": "UNSUBSCRIBE"]),
+        ])
+        #expect(rc.summary.appended == 2 && rc.rejected.map(\.line) == [2])
+        #expect(rc.rejected.first?.reason.hasPrefix("field 'user' is 70000 bytes") == true, "\(rc.rejected)")
+    }
 }

@@ -17,7 +17,8 @@ enum AppStoreNotification {
         guard let data = try root.object("data") else { throw EventDecodingError("\(what) needs data") }
         let tx = try data.object("signedTransactionInfo") ?? data.object("transactionInfo")
         let renewal = try data.object("signedRenewalInfo") ?? data.object("renewalInfo")
-        guard let user = try tx?.string("appAccountToken") ?? renewal?.string("appAccountToken") else {
+        let token = { (o: PayloadObject?) throws -> String? in try o?.string("appAccountToken").flatMap { $0.isEmpty ? nil : $0 } }
+        guard let user = try token(tx) ?? token(renewal) else {
             throw EventDecodingError("\(what) has no appAccountToken in its transaction or renewal info: the user cannot be told")
         }
         let envName = try data.string("environment") ?? tx?.string("environment")
