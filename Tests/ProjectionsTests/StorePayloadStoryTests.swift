@@ -164,4 +164,20 @@ struct PayloadStory {
         #expect(rc.summary.appended == 2 && rc.rejected.map(\.line) == [2])
         #expect(rc.rejected.first?.reason.hasPrefix("field 'user' is 70000 bytes") == true, "\(rc.rejected)")
     }
+
+    @Test func graceExpiredIsTheEndOfTheOneBillingIssueNotASecondOne() throws {
+        let renewalInfo: [String: Any] = ["appAccountToken": S.user, "autoRenewProductId": "handz.pro.monthly", "autoRenewStatus": 1,
+                                          "isInBillingRetryPeriod": true, "gracePeriodExpiresDate": S.t0 + 46 * S.day]
+        let story = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
+            S.apple("as-2", "DID_FAIL_TO_RENEW", "GRACE_PERIOD", signed: S.t0 + 30 * S.day, renewal: renewalInfo),
+            S.apple("as-3", "GRACE_PERIOD_EXPIRED", signed: S.t0 + 46 * S.day, renewal: renewalInfo),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        #expect(try story.snapshot(days: 40).plan(of: S.user).planState == .proGrace)
+        let after = try story.snapshot(days: 47)
+        #expect(after.plan(of: S.user).planState == .free)
+        #expect(after.counts()["billing_issue"] == 1)
+        #expect(after.notifications().filter { $0.kind == .paymentFailed }.count == 1)
+    }
 }

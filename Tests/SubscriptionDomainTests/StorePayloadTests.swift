@@ -67,7 +67,6 @@ enum StoreFixtures {
             ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", F.transaction(), nil, .uncancellation),
             ("DID_FAIL_TO_RENEW", nil, F.transaction(), nil, .billingIssue),
             ("DID_FAIL_TO_RENEW", "GRACE_PERIOD", F.transaction(), grace, .billingIssue),
-            ("GRACE_PERIOD_EXPIRED", nil, F.transaction(), nil, .billingIssue),
             ("EXPIRED", "VOLUNTARY", F.transaction(), nil, .expiration),
             ("EXPIRED", "BILLING_RETRY", F.transaction(), nil, .expiration),
             ("EXPIRED", "PRICE_INCREASE", F.transaction(), nil, .expiration),
@@ -98,7 +97,7 @@ enum StoreFixtures {
     }
 
     @Test func typesThatCarryNothingAreSkippedAndNamed() throws {
-        for type in ["TEST", "CONSUMPTION_REQUEST", "PRICE_INCREASE", "RENEWAL_EXTENSION", "REFUND_DECLINED"] {
+        for type in ["TEST", "CONSUMPTION_REQUEST", "PRICE_INCREASE", "RENEWAL_EXTENSION", "REFUND_DECLINED", "GRACE_PERIOD_EXPIRED"] {
             #expect(try F.map(F.apple(type), .appstore) == .skipped(type))
         }
     }

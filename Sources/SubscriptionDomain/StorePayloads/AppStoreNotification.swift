@@ -75,7 +75,9 @@ enum AppStoreNotification {
                 }
             }
         case "GRACE_PERIOD_EXPIRED":
-            return try event(.billingIssue, at: signed) { $0.graceExpires = signed }
+            // The end of the one billing issue's grace, which the billing_issue of DID_FAIL_TO_RENEW /
+            // GRACE_PERIOD already times (gracePeriodExpiresDate): not a second failed payment.
+            return .skipped(type)
         case "EXPIRED":
             let at = subtype == "VOLUNTARY" ? (try tx?.time("expiresDate") ?? signed) : signed
             return try event(.expiration, at: min(at, signed)) { $0.reason = subtype?.lowercased() }
