@@ -180,4 +180,18 @@ struct PayloadStory {
         #expect(after.counts()["billing_issue"] == 1)
         #expect(after.notifications().filter { $0.kind == .paymentFailed }.count == 1)
     }
+
+    @Test func aRevenueCatCancellationForABillingErrorIsTheBillingIssueNotACustomerCancellation() throws {
+        // RevenueCat fires BILLING_ISSUE and, as soon as the failure is detected, CANCELLATION with
+        // cancel_reason BILLING_ERROR: one failed payment; the user did not turn auto-renew off.
+        let story = try S(.revenuecat, [
+            S.revenuecat("rc-1", "INITIAL_PURCHASE"),
+            S.revenuecat("rc-2", "BILLING_ISSUE", ["event_timestamp_ms": S.t0 + 30 * S.day, "grace_period_expiration_at_ms": S.t0 + 36 * S.day]),
+            S.revenuecat("rc-3", "CANCELLATION", ["event_timestamp_ms": S.t0 + 30 * S.day + 1000, "cancel_reason": "BILLING_ERROR"]),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        let during = try story.snapshot(days: 31)
+        #expect(during.plan(of: S.user).planState == .proGrace && during.plan(of: S.user).autoRenew == true)
+        #expect(during.counts()["cancellation"] == 0 && during.counts()["billing_issue"] == 1)
+    }
 }

@@ -153,6 +153,7 @@ enum StoreFixtures {
         #expect(try F.event(F.revenuecat("NON_RENEWING_PURCHASE", ["product_id": "howru_sms_20"]), .revenuecat, profile: .howru).data.quantity == 20)
         #expect(try F.event(F.revenuecat("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 1000]), .revenuecat).data.graceExpires == Timestamp(milliseconds: F.t0 + 1000))
         #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).data.environment == .sandbox)
+        #expect(try F.map(F.revenuecat("CANCELLATION", ["cancel_reason": "BILLING_ERROR"]), .revenuecat) == .skipped("CANCELLATION BILLING_ERROR"))
     }
 
     @Test func subscriptionPausedIsAPauseResumingAtAutoResumeAt() throws {

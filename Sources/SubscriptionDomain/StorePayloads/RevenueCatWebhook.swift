@@ -59,6 +59,11 @@ enum RevenueCatWebhook {
                     d.reason = "customer_support"
                 }
             }
+            if reason == "BILLING_ERROR" {
+                // The twin of BILLING_ISSUE, fired for the same failed payment: not the user turning
+                // auto-renew off. BILLING_ISSUE carries it (and its grace).
+                return .skipped("CANCELLATION BILLING_ERROR")
+            }
             return try event(.cancellation, at: stamp) { $0.reason = reason?.lowercased() }
         case "UNCANCELLATION":
             return try event(.uncancellation, at: stamp) { _ in }
