@@ -194,4 +194,14 @@ struct PayloadStory {
         #expect(during.plan(of: S.user).planState == .proGrace && during.plan(of: S.user).autoRenew == true)
         #expect(during.counts()["cancellation"] == 0 && during.counts()["billing_issue"] == 1)
     }
+
+    @Test func aFloatPriceInAnApplePayloadIsRefusedNotTruncated() throws {
+        let story = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY", tx: ["price": 9.99]),
+            S.apple("as-2", "DID_RENEW", signed: S.t0 + 30 * S.day, tx: ["transactionId": "as-t2", "purchaseDate": S.t0 + 30 * S.day, "price": 9990]),
+        ])
+        #expect(story.summary.appended == 1 && story.rejected.map(\.line) == [1])
+        #expect(story.rejected.first?.reason == "data.signedTransactionInfo.price: 9.99 is not a whole number of milliunits (Apple writes 9.99 as 9990)",
+                "\(story.rejected)")
+    }
 }

@@ -96,8 +96,12 @@ struct PayloadObject {
         return t
     }
 
-    /// A price in milliunits (Apple's `price`), within `ValueRanges.prices`.
+    /// A price in milliunits (Apple's `price`), within `ValueRanges.prices`. A number with a
+    /// fraction (`9.99`, a decimal price where Apple writes integers) is refused, never truncated.
     func milliunits(_ key: String) throws -> Money? {
+        if let n = number(key), Int64(n.stringValue) == nil, n.doubleValue.rounded() != n.doubleValue {
+            throw EventDecodingError("\(name(key)): \(n) is not a whole number of milliunits (Apple writes 9.99 as 9990)")
+        }
         guard let v = try int(key) else { return nil }
         let m = Money(micros: v.multipliedSaturated(by: 1000))
         guard ValueRanges.prices.contains(m) else {
