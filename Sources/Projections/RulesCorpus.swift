@@ -2,7 +2,7 @@ import SubscriptionDomain
 
 /// A fixed, built-in set of events that reaches every event type and the rules' branches (trial,
 /// conversion, billing grace and recovery, unverified grace, refunds of the current and of an
-/// older transaction and their reversal, product changes now and at renewal, revoke, pause and its
+/// older transaction and their reversal, product changes now (charged or not) and at renewal, revoke, pause and its
 /// resumption, temporary entitlement grants, sandbox, transfer, credits, notification switches), plus a generated population.
 /// `RulesFingerprint` folds it through the Decider and every read model: what they answer for it
 /// is the rules' identity.
@@ -79,6 +79,12 @@ enum RulesCorpus {
         add("change", 5, .productChange) { $0.product = other; $0.effective = .immediate }
         add("change", 10, .productChange) { $0.product = subscription; $0.effective = .nextRenewal }
         renew("change", 30, "change-2", days: 30)
+        buy("upgrade", 0, "upgrade-1", days: 30)
+        add("upgrade", 5, .productChange) {
+            $0.product = other; $0.effective = .immediate; $0.expires = Self.day(35)
+            $0.transaction = "upgrade-2"; $0.price = Money.parse("14.99"); $0.currency = "USD"
+        }
+        add("upgrade", 6, .refund) { $0.transaction = "upgrade-2" }
         buy("family", 0, "family-1", days: 30)
         add("family", 12, .revoke) { $0.reason = "family_sharing_ended" }
         buy("sandbox", 0, "sandbox-1", days: 30) { $0.environment = .sandbox }

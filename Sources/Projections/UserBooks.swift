@@ -41,10 +41,16 @@ struct UserBooks: Sendable, Equatable {
             guard let price = e.data.price ?? charged?.price else { return }
             let currency = e.data.currency ?? charged?.currency ?? "USD"
             Self.add(price, currency, to: &refunded)
+        case .productChange:
+            // An upgrade charged at once (it carries its transaction and price).
+            guard rule == .upgradeNow, let txn = e.data.transaction, let price = e.data.price, price > .zero else { return }
+            let currency = e.data.currency ?? "USD"
+            Self.add(price, currency, to: &gross)
+            charges.append(Charge(transaction: txn, price: price, currency: currency))
         case .refundReversed:
             guard let txn = e.data.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
-        case .cancellation, .uncancellation, .billingIssue, .expiration, .productChange, .revoke, .pause, .transfer,
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .transfer,
              .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
              .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
              .notificationsDisabled, .notificationsEnabled:

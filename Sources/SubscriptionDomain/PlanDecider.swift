@@ -172,6 +172,11 @@ public struct PlanDecider: Sendable {
         case .productChange:
             guard let product = e.data.product else { return .noSubscription }
             let (effective, expires) = (e.data.effective, e.data.expires)
+            // An immediate change charged at once (an App Store upgrade) carries its transaction:
+            // it becomes the current one (a refund of it ends access), reported once.
+            let charged = effective == .nextRenewal ? nil : e.data.transaction
+            if let charged { guard s.see(charged) else { return .duplicateTransaction } }
+            let (price, currency) = (e.data.price, e.data.currency)
             return withSubscription(e, &s) { sub in
                 if effective == .nextRenewal {
                     sub.pendingProduct = product
@@ -181,6 +186,11 @@ public struct PlanDecider: Sendable {
                 sub.group = group(of: product)
                 if let expires { sub.expires = expires }
                 sub.pendingProduct = nil
+                if let charged {
+                    sub.transaction = charged
+                    sub.price = price ?? sub.price
+                    sub.currency = currency ?? sub.currency
+                }
                 return .upgradeNow
             }
         case .consumablePurchase:

@@ -204,4 +204,31 @@ struct PayloadStory {
         #expect(story.rejected.first?.reason == "data.signedTransactionInfo.price: 9.99 is not a whole number of milliunits (Apple writes 9.99 as 9990)",
                 "\(story.rejected)")
     }
+
+    @Test func anAppleUpgradeIsChargedAtOnceAndARefundOfItEndsAccess() throws {
+        // The upgrade's transaction info is a new transaction of the new product, charged at once.
+        let upgrade = ["productId": "handz.pro.max", "transactionId": "as-t2", "purchaseDate": S.t0 + 10 * S.day,
+                       "expiresDate": S.t0 + 40 * S.day, "price": 14990] as [String: Any]
+        let story = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
+            S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade,
+                    renewal: ["appAccountToken": S.user, "autoRenewProductId": "handz.pro.max", "productId": "handz.pro.max"]),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        let upgraded = try story.snapshot(days: 35)
+        #expect(upgraded.plan(of: S.user).planState == .pro && upgraded.plan(of: S.user).product == "handz.pro.max")
+        var line = upgraded.revenue().lines.first { $0.currency == "USD" }
+        #expect(line?.gross == Money.parse("24.98"), "the upgrade's charge is revenue")
+        let refunded = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
+            S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade),
+            S.apple("as-3", "REFUND", signed: S.t0 + 12 * S.day, tx: upgrade.merging(["revocationDate": S.t0 + 12 * S.day, "revocationReason": 1]) { $1 }),
+        ])
+        #expect(refunded.rejected.isEmpty, "\(refunded.rejected)")
+        let after = try refunded.snapshot(days: 13)
+        #expect(after.plan(of: S.user).planState == .free, "a refund of the current (upgrade) transaction ends access")
+        line = after.revenue().lines.first { $0.currency == "USD" }
+        let kept = Money.parse("9.99")!
+        #expect(line?.gross == Money.parse("24.98") && line?.refunded == Money.parse("14.99") && line?.net == kept - kept.percent(Profile.handz.commissionPercent))
+    }
 }

@@ -97,10 +97,17 @@ enum AppStoreNotification {
         case "DID_CHANGE_RENEWAL_PREF", "OFFER_REDEEMED":
             if subtype == "UPGRADE" {
                 let t = try transaction()
-                return try event(.productChange, at: signed) { (d) throws in
+                // An upgrade is charged at once: its transaction info is a new transaction with its
+                // own id and price, which the product change carries (revenue; a later REFUND of it).
+                return try event(.productChange, at: try t.time("purchaseDate") ?? signed) { (d) throws in
                     d.product = try t.required("productId", for: what)
                     d.expires = try t.time("expiresDate")
                     d.effective = .immediate
+                    d.transaction = try t.string("transactionId")
+                    if d.transaction != nil {
+                        d.price = try t.milliunits("price")
+                        d.currency = try t.string("currency")
+                    }
                 }
             }
             if type == "OFFER_REDEEMED" && subtype != "DOWNGRADE" {
