@@ -41,6 +41,8 @@ public struct EventImporter {
         public var rejected = 0
         /// Store payload types that carry nothing for the ledger, by type.
         public var skipped: [String: Int] = [:]
+        /// Lines taken from a signed JWS (App Store `signedPayload`) without verifying its signature.
+        public var unverifiedJWS = 0
         public var skippedCount: Int { skipped.values.reduce(0, +) }
         public init() {}
     }
@@ -214,8 +216,9 @@ public struct EventImporter {
             let line = whole.last == 0x0D ? UnsafeRawBufferPointer(rebasing: whole.dropLast()) : whole
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             var records: [ProposedRecord] = []
+            var jws = false
             do {
-                switch try StorePayload.map(line, from: source, profile: profile) {
+                switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws) {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
@@ -233,6 +236,7 @@ public struct EventImporter {
                 try reject(error.description)
                 return
             }
+            if jws { summary.unverifiedJWS += 1 }
             guard !records.isEmpty else { return }
             if batch.isEmpty { batchFirstLine = lineNumber }
             batch += records

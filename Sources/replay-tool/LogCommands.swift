@@ -53,10 +53,14 @@ enum LogCommands {
         if format == .json {
             Console.out(JSON.object([("appended", .int(summary.appended)), ("duplicates", .int(summary.duplicates)),
                                      ("rejected", .int(summary.rejected)), ("rejectedFile", .text(kept.path)), ("skipped", .int(summary.skippedCount)),
-                                     ("skippedByType", .object(summary.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))]).rendered + "\n")
+                                     ("skippedByType", .object(summary.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+                                     ("unverifiedJWS", .int(summary.unverifiedJWS))]).rendered + "\n")
         } else {
             let skipped = source == .canonical ? "" : ", skipped \(summary.skippedCount)" + (summary.skipped.isEmpty ? "" : " (" + summary.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
             Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected)\(skipped)\n")
+            if summary.unverifiedJWS > 0 {
+                Console.out("\(summary.unverifiedJWS) line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
+            }
             if let keptAt = kept.path { Console.out("rejected lines kept verbatim in \(keptAt)\n") }
         }
         if let failure { throw failure }

@@ -231,4 +231,39 @@ struct PayloadStory {
         let kept = Money.parse("9.99")!
         #expect(line?.gross == Money.parse("24.98") && line?.refunded == Money.parse("14.99") && line?.net == kept - kept.percent(Profile.handz.commissionPercent))
     }
+
+    /// A compact JWS of `payload` as Apple signs it (ES256, x5c chain in the header); the signature is not real.
+    static func jws(_ payload: [String: Any]) -> String {
+        func base64url(_ s: String) -> String {
+            Data(s.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return base64url(#"{"alg":"ES256","x5c":["MIIBleaf","MIIBintermediate","MIIBroot"]}"#) + "." + base64url(S.json(payload)) + ".c2lnbmF0dXJl"
+    }
+
+    /// What an App Store server receives: {"signedPayload": JWS}, whose data holds JWS strings too.
+    static func signed(_ notification: [String: Any]) -> [String: Any] {
+        var n = notification
+        var data = n["data"] as! [String: Any]
+        for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+            if let o = data[key] as? [String: Any] { data[key] = jws(o) }
+        }
+        n["data"] = data
+        return ["signedPayload": jws(n)]
+    }
+
+    @Test func theRawSignedPayloadAServerReceivesIsDecodedAndCounted() throws {
+        let story = try S(.appstore, [
+            Self.signed(S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY")),
+            Self.signed(S.apple("as-2", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", signed: S.t0 + S.day,
+                                renewal: ["appAccountToken": S.user, "autoRenewStatus": 0, "autoRenewProductId": "handz.pro.monthly"])),
+            S.apple("as-3", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", signed: S.t0 + 2 * S.day),
+            Self.signed(S.apple("as-4", "DID_RENEW", signed: S.t0 + 30 * S.day, tx: ["transactionId": "as-t2", "purchaseDate": S.t0 + 30 * S.day,
+                                                                                   "expiresDate": (S.t0 + 60 * S.day) / 1000])),
+        ])
+        #expect(story.summary.appended == 3 && story.rejected.map(\.line) == [4], "\(story.rejected)")
+        #expect(story.summary.unverifiedJWS == 2, "lines 1 and 2 were JWS, taken without verifying their signatures")
+        #expect(story.rejected.first?.reason.contains("is before purchaseDate") == true, "\(story.rejected)")
+        #expect(try story.snapshot(days: 3).plan(of: S.user).planState == .pro)
+    }
 }

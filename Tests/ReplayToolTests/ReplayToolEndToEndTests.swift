@@ -62,12 +62,19 @@ import Testing
         let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "events/stores/appstore-story.jsonl"])
         #expect(apple.status == 0 && apple.out == "appended 9, duplicates 1, rejected 0, skipped 1 (TEST 1)\n")
         let bad = s.path + "/bad.jsonl"
-        try (#"{"notificationType":"DID_RENEW","notificationUUID":"z","signedDate":1,"data":{"signedTransactionInfo":"eyJ.e30.sig"}}"# + "\n"
+        try (#"{"notificationType":"DID_RENEW","notificationUUID":"z","signedDate":1,"data":{"signedTransactionInfo":"eyJ.bm90IGpzb24.sig"}}"# + "\n"
              + #"{"api_version":"1.0","event":{"type":"TEST","id":"t"}}"# + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
         let r = Tool.run(["import", "--log", s.log, "--from", "appstore", bad])
         #expect(r.status == 1)
-        #expect(r.err.contains(bad + ":1: data.signedTransactionInfo is still a signed JWS string"))
+        #expect(r.err.contains(bad + ":1: data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"))
         #expect(r.err.contains(bad + ":2: a notification needs notificationType"))
+        // The raw body a server receives: {"signedPayload": JWS}, taken without verifying the signature.
+        let notification = #"{"notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY","notificationUUID":"jws-1","signedDate":1775000000000,"data":{"environment":"Production","signedTransactionInfo":{"appAccountToken":"jws-user","productId":"handz.pro.monthly","transactionId":"j1","purchaseDate":1775000000000,"expiresDate":1777592000000,"price":9990,"currency":"USD"}}}"#
+        let payload = Data(notification.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let raw = s.path + "/raw.jsonl"
+        try (#"{"signedPayload":"eyJhbGciOiJFUzI1NiJ9."# + payload + #".c2ln"}"# + "\n").write(toFile: raw, atomically: true, encoding: .utf8)
+        let signed = Tool.run(["import", "--log", s.log, "--from", "appstore", raw])
+        #expect(signed.status == 0 && signed.out == "appended 1, duplicates 0, rejected 0, skipped 0\n1 line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
         let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "events/stores/revenuecat-story.jsonl", "--format", "json"])
         let o = Tool.json(rc.out) as! [String: Any]
         #expect(o["appended"] as? Int == 8 && o["skipped"] as? Int == 1 && (o["skippedByType"] as? [String: Int]) == ["TEST": 1])

@@ -7,6 +7,29 @@ enum AppStoreNotification {
         "METADATA_UPDATE", "MIGRATION", "RESCIND_CONSENT", "REFUND_DECLINED", "SUMMARY",
     ]
 
+    /// The notification a line holds: the raw body a server receives (`{"signedPayload": JWS}`)
+    /// decoded, and `data.signedTransactionInfo` / `data.signedRenewalInfo` decoded where they are
+    /// JWS strings; true if any JWS was decoded (its signature not verified).
+    static func unwrap(_ line: PayloadObject) throws -> (PayloadObject, Bool) {
+        var root = line, jws = false
+        if let signed = line.fields["signedPayload"] as? String, line.fields["notificationType"] == nil {
+            root = PayloadObject(fields: try CompactJWS.payload(signed, field: "signedPayload"), path: "")
+            jws = true
+        }
+        guard var data = root.fields["data"] as? [String: Any] else { return (root, jws) }
+        var changed = false
+        for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+            if let text = data[key] as? String {
+                data[key] = try CompactJWS.payload(text, field: "data." + key)
+                changed = true
+            }
+        }
+        guard changed else { return (root, jws) }
+        var fields = root.fields
+        fields["data"] = data
+        return (PayloadObject(fields: fields, path: root.path), true)
+    }
+
     static func map(_ root: PayloadObject, profile: Profile) throws -> PayloadMapping {
         let type = try root.required("notificationType", for: "a notification")
         let subtype = try root.string("subtype")
@@ -40,6 +63,9 @@ enum AppStoreNotification {
             d.transaction = try t.required("transactionId", for: what)
             d.originalTransaction = try t.string("originalTransactionId")
             guard let expires = try t.time("expiresDate") else { throw EventDecodingError("\(what) needs \(t.name("expiresDate"))") }
+            if let bought = try t.time("purchaseDate"), expires < bought {
+                throw EventDecodingError("\(t.name("expiresDate")): \(expires) is before purchaseDate \(bought) (seconds instead of milliseconds?)")
+            }
             d.expires = expires
             if try t.string("offerDiscountType") == "FREE_TRIAL" { d.offer = .freeTrial } else if try t.int("offerType") != nil { d.offer = .intro }
             d.price = try t.milliunits("price")

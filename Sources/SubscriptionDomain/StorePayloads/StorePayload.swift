@@ -22,11 +22,23 @@ public enum StorePayload {
     /// Maps `line` from `source`; `profile` gives the credits of consumable products. This is the
     /// import door: the events it returns are checked against `ValueRanges`.
     public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile) throws(EventDecodingError) -> PayloadMapping {
+        var unverified = false
+        return try map(line, from: source, profile: profile, unverifiedJWS: &unverified)
+    }
+
+    /// The same, setting `unverifiedJWS` when the line was (or held) a signed JWS whose payload
+    /// was taken without verifying its signature (App Store `signedPayload`, `signedTransactionInfo`,
+    /// `signedRenewalInfo` given as JWS strings).
+    public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile,
+                           unverifiedJWS: inout Bool) throws(EventDecodingError) -> PayloadMapping {
         do {
             let mapping: PayloadMapping
             switch source {
             case .canonical: mapping = .events([try EventCodec.decode(line)])
-            case .appstore: mapping = try AppStoreNotification.map(try PayloadObject.parse(line), profile: profile)
+            case .appstore:
+                let (root, jws) = try AppStoreNotification.unwrap(try PayloadObject.parse(line))
+                mapping = try AppStoreNotification.map(root, profile: profile)
+                unverifiedJWS = jws
             case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile)
             }
             // The door: every event that goes in is within the accepted ranges, whatever it came from.
@@ -58,9 +70,6 @@ struct PayloadObject {
 
     func object(_ key: String) throws -> PayloadObject? {
         guard has(key) else { return nil }
-        if fields[key] is String {
-            throw EventDecodingError("\(name(key)) is still a signed JWS string: decode it first (signatures are checked by the receiving server)")
-        }
         guard let o = fields[key] as? [String: Any] else { throw EventDecodingError("\(name(key)): expected an object") }
         return PayloadObject(fields: o, path: name(key))
     }
