@@ -179,6 +179,7 @@ public struct EventImporter {
         var overlong = 0            // bytes so far of a line over the limit, streamed to the sink
         var pendingCR = false       // an overlong piece ended in \r: written only if the line goes on
 
+        var batchUsers: Set<String> = []    // users of the batch not yet appended (RevenueCat aliases)
         var groupFirstLine = 1      // the first line of the group being gathered (streaming)
         var groupStart = summary    // the counts when it began
 
@@ -193,6 +194,7 @@ public struct EventImporter {
                 summary.duplicates += appended.duplicates.count
                 processed += batch.count
                 batch.removeAll(keepingCapacity: true)
+                batchUsers.removeAll(keepingCapacity: true)
                 progress(processed)
             }
             guard streaming, lineNumber > groupFirstLine else { return }
@@ -218,7 +220,8 @@ public struct EventImporter {
             var records: [ProposedRecord] = []
             var jws = false
             do {
-                switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws) {
+                switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
+                                            knownUser: { log.version(of: $0) > 0 || batchUsers.contains($0) }) {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
@@ -239,6 +242,7 @@ public struct EventImporter {
             if jws { summary.unverifiedJWS += 1 }
             guard !records.isEmpty else { return }
             if batch.isEmpty { batchFirstLine = lineNumber }
+            if source == .revenuecat { for r in records { batchUsers.insert(r.stream) } }
             batch += records
         }
         /// The next piece of a line over the limit, straight to the sink.

@@ -158,7 +158,7 @@ struct PayloadStory {
         #expect(apple.rejected.last?.reason.hasPrefix("field 'id' is 70000 bytes") == true, "\(apple.rejected)")
         let rc = try S(.revenuecat, [
             S.revenuecat("rc-1", "INITIAL_PURCHASE"),
-            S.revenuecat("rc-2", "UNCANCELLATION", ["app_user_id": long]),
+            S.revenuecat("rc-2", "UNCANCELLATION", ["app_user_id": long, "original_app_user_id": long, "aliases": [long]]),
             S.revenuecat("rc-3", "CANCELLATION", ["cancel_reason": "UNSUBSCRIBE"]),
         ])
         #expect(rc.summary.appended == 2 && rc.rejected.map(\.line) == [2])
@@ -265,5 +265,29 @@ struct PayloadStory {
         #expect(story.summary.unverifiedJWS == 2, "lines 1 and 2 were JWS, taken without verifying their signatures")
         #expect(story.rejected.first?.reason.contains("is before purchaseDate") == true, "\(story.rejected)")
         #expect(try story.snapshot(days: 3).plan(of: S.user).planState == .pro)
+    }
+
+    @Test func anAnonymousRevenueCatTrialThenALoginAndARenewalIsOneUserWithTheConversionCounted() throws {
+        let anonymous = "$RCAnonymousID:8069238d6049ce87cc529853916d624c", known = "u_42"
+        let lines = [
+            S.revenuecat("rc-1", "INITIAL_PURCHASE", ["app_user_id": anonymous, "original_app_user_id": anonymous, "aliases": [anonymous],
+                                                      "period_type": "TRIAL", "price": 0, "price_in_purchased_currency": 0,
+                                                      "expiration_at_ms": S.t0 + 7 * S.day]),
+            S.revenuecat("rc-2", "RENEWAL", ["app_user_id": known, "original_app_user_id": anonymous, "aliases": [anonymous, known],
+                                             "transaction_id": "rc-t2", "purchased_at_ms": S.t0 + 7 * S.day,
+                                             "event_timestamp_ms": S.t0 + 7 * S.day, "expiration_at_ms": S.t0 + 37 * S.day]),
+            S.revenuecat("rc-3", "CANCELLATION", ["app_user_id": known, "original_app_user_id": anonymous, "aliases": [anonymous, known],
+                                                  "cancel_reason": "UNSUBSCRIBE", "event_timestamp_ms": S.t0 + 8 * S.day]),
+        ]
+        for batchSize in [1, 1000] {
+            let story = try S(.revenuecat, lines, batchSize: batchSize)
+            #expect(story.rejected.isEmpty, "\(story.rejected)")
+            let after = try story.snapshot(days: 10)
+            // One user, kept under the first id the ledger knew.
+            #expect(after.plan(of: anonymous).planState == .pro && after.plan(of: anonymous).autoRenew == false, "batch \(batchSize)")
+            #expect(after.userIDs == [anonymous])
+            let counts = after.counts()
+            #expect(counts["trial_started"] == 1 && counts["trial_converted"] == 1 && counts["renewal"] == 1, "\(counts)")
+        }
     }
 }

@@ -6,7 +6,7 @@ enum RevenueCatWebhook {
         "EXPERIMENT_ENROLLMENT", "REFUND_REQUESTED",
     ]
 
-    static func map(_ root: PayloadObject, profile: Profile) throws -> PayloadMapping {
+    static func map(_ root: PayloadObject, profile: Profile, knownUser: (String) -> Bool = { _ in false }) throws -> PayloadMapping {
         let e = try root.object("event") ?? root
         let type = try e.required("type", for: "a webhook")
         if skippedTypes.contains(type) { return .skipped(type) }
@@ -22,6 +22,15 @@ enum RevenueCatWebhook {
             d.environment = environment
             if let field = t.firstMissingField(in: d) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
             guard let user, !user.isEmpty else { throw EventDecodingError("\(what) needs \(e.name("app_user_id"))") }
+            if t != .transfer, !knownUser(user) {
+                // RevenueCat: look a user up by app_user_id, then original_app_user_id and aliases.
+                // A purchase made before logging in ($RCAnonymousID:…) keeps its user, the first id
+                // the ledger knew, when later events come under the identified app_user_id.
+                let others = try [e.string("original_app_user_id")].compactMap { $0 } + e.strings("aliases")
+                if let known = others.first(where: { !$0.isEmpty && $0 != user && knownUser($0) }) {
+                    return .events([Event(id: id, type: t, user: known, time: time, source: .server, data: d)])
+                }
+            }
             return .events([Event(id: id, type: t, user: user, time: time, source: .server, data: d)])
         }
         func money(_ d: inout EventData, refunded: Bool = false) throws {

@@ -29,8 +29,12 @@ public enum StorePayload {
     /// The same, setting `unverifiedJWS` when the line was (or held) a signed JWS whose payload
     /// was taken without verifying its signature (App Store `signedPayload`, `signedTransactionInfo`,
     /// `signedRenewalInfo` given as JWS strings).
+    ///
+    /// `knownUser` says whether the ledger already holds a user (RevenueCat: an event whose
+    /// `app_user_id` it does not hold goes to the user of its `original_app_user_id` or `aliases`
+    /// that it does, e.g. the anonymous user who bought before logging in).
     public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile,
-                           unverifiedJWS: inout Bool) throws(EventDecodingError) -> PayloadMapping {
+                           unverifiedJWS: inout Bool, knownUser: (String) -> Bool = { _ in false }) throws(EventDecodingError) -> PayloadMapping {
         do {
             let mapping: PayloadMapping
             switch source {
@@ -39,7 +43,7 @@ public enum StorePayload {
                 let (root, jws) = try AppStoreNotification.unwrap(try PayloadObject.parse(line))
                 mapping = try AppStoreNotification.map(root, profile: profile)
                 unverifiedJWS = jws
-            case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile)
+            case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile, knownUser: knownUser)
             }
             // The door: every event that goes in is within the accepted ranges, whatever it came from.
             if case .events(let list) = mapping { for e in list { try ValueRanges.check(e) } }
