@@ -180,6 +180,23 @@ public struct EventImporter {
         var pendingCR = false       // an overlong piece ended in \r: written only if the line goes on
 
         var batchUsers: Set<String> = []    // users of the batch not yet appended (RevenueCat aliases)
+        // App Store: the user of each (original) transaction, from the log (read once, when first
+        // needed) and from this import's events.
+        var logTransactionUsers: [String: String]?
+        var importTransactionUsers: [String: String] = [:]
+        func userOf(transaction t: String) -> String? {
+            if let u = importTransactionUsers[t] { return u }
+            if logTransactionUsers == nil {
+                var found: [String: String] = [:]
+                try? log.forEach { r in
+                    guard let e = try? EventCodec.decode(r.payload), e.type.isStoreEvent else { return }
+                    if let o = e.data.originalTransaction { found[o] = e.user }
+                    if let t = e.data.transaction { found[t] = e.user }
+                }
+                logTransactionUsers = found
+            }
+            return logTransactionUsers?[t]
+        }
         var groupFirstLine = 1      // the first line of the group being gathered (streaming)
         var groupStart = summary    // the counts when it began
 
@@ -221,10 +238,15 @@ public struct EventImporter {
             var jws = false
             do {
                 switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
-                                            knownUser: { log.version(of: $0) > 0 || batchUsers.contains($0) }) {
+                                            knownUser: { log.version(of: $0) > 0 || batchUsers.contains($0) },
+                                            userOfTransaction: { userOf(transaction: $0) }) {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
+                        if source == .appstore {
+                            if let o = event.data.originalTransaction { importTransactionUsers[o] = event.user }
+                            if let t = event.data.transaction { importTransactionUsers[t] = event.user }
+                        }
                         var payload: [UInt8] = []
                         EventCodec.encode(event, into: &payload)
                         let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)

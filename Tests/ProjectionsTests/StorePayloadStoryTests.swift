@@ -16,8 +16,9 @@ struct PayloadStory {
     static let t0: Int64 = 1_775_000_000_000
     static let day: Int64 = 86_400_000
 
-    init(_ source: PayloadSource, _ lines: [[String: Any]], batchSize: Int = 1000) throws {
-        log = try TestLog([])
+    /// Imports `lines` into `log` (a fresh one when nil).
+    init(_ source: PayloadSource, _ lines: [[String: Any]], batchSize: Int = 1000, into existing: TestLog? = nil) throws {
+        log = try existing ?? TestLog([])
         var importer = EventImporter(log: try EventLog(directory: log.path))
         importer.source = source
         importer.batchSize = batchSize
@@ -147,14 +148,14 @@ struct PayloadStory {
         let long = String(repeating: "x", count: 70_000)
         let apple = try S(.appstore, [
             S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
-            S.apple("as-2", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", tx: ["appAccountToken": ""]),
+            S.apple("as-2", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", tx: ["appAccountToken": "", "originalTransactionId": "as-other"]),
             S.apple(long, "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED"),
             S.apple("as-4", "DID_RENEW", signed: S.t0 + 30 * S.day, tx: ["transactionId": "as-t2", "purchaseDate": S.t0 + 30 * S.day,
                                                                        "expiresDate": S.t0 + 60 * S.day]),
         ])
         #expect(apple.summary.appended == 2 && apple.summary.rejected == 2)
         #expect(apple.rejected.map(\.line) == [2, 3])
-        #expect(apple.rejected.first?.reason == "notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken in its transaction or renewal info: the user cannot be told")
+        #expect(apple.rejected.first?.reason == "notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId as-other: the user cannot be told")
         #expect(apple.rejected.last?.reason.hasPrefix("field 'id' is 70000 bytes") == true, "\(apple.rejected)")
         let rc = try S(.revenuecat, [
             S.revenuecat("rc-1", "INITIAL_PURCHASE"),
@@ -289,5 +290,23 @@ struct PayloadStory {
             let counts = after.counts()
             #expect(counts["trial_started"] == 1 && counts["trial_converted"] == 1 && counts["renewal"] == 1, "\(counts)")
         }
+    }
+
+    @Test func anAppleNotificationWithoutAppAccountTokenGoesToTheUserOfItsOriginalTransaction() throws {
+        // An offer code redeemed outside the app, or an older purchase: no appAccountToken in the
+        // renewal, but its originalTransactionId is that of a purchase whose user the ledger knows.
+        let renew = { (uuid: String, days: Int64, original: String) in
+            S.apple(uuid, "DID_RENEW", signed: S.t0 + days * S.day, tx: ["appAccountToken": NSNull(), "transactionId": uuid + "-t",
+                                                                        "originalTransactionId": original, "purchaseDate": S.t0 + days * S.day,
+                                                                        "expiresDate": S.t0 + (days + 30) * S.day])
+        }
+        let story = try S(.appstore, [S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"), renew("as-2", 30, "as-t1"), renew("as-3", 30, "unknown-t")])
+        #expect(story.summary.appended == 2 && story.rejected.map(\.line) == [3], "\(story.rejected)")
+        #expect(story.rejected.first?.reason == "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId unknown-t: the user cannot be told")
+        // A later import into the same log finds the user too.
+        let later = try S(.appstore, [renew("as-4", 60, "as-t1")], into: story.log)
+        #expect(later.rejected.isEmpty && later.summary.appended == 1, "\(later.rejected)")
+        let after = try later.snapshot(days: 70)
+        #expect(after.plan(of: S.user).planState == .pro && after.userIDs == [S.user] && after.counts()["renewal"] == 2)
     }
 }

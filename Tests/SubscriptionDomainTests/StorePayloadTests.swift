@@ -104,7 +104,7 @@ enum StoreFixtures {
 
     @Test func malformedPayloadsAreRejectedWithTheReason() {
         let cases: [(String, String)] = [
-            (F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["appAccountToken": NSNull()])), "notificationType SUBSCRIBED/INITIAL_BUY has no appAccountToken in its transaction or renewal info: the user cannot be told"),
+            (F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["appAccountToken": NSNull()])), "notificationType SUBSCRIBED/INITIAL_BUY has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId t1: the user cannot be told"),
             (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.sig"]]), "data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"),
             (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info: the user cannot be told"),
             (F.json(["signedPayload": "not-a-jws"]), "signedPayload: not a compact JWS (header.payload.signature)"),

@@ -30,7 +30,7 @@ enum AppStoreNotification {
         return (PayloadObject(fields: fields, path: root.path), true)
     }
 
-    static func map(_ root: PayloadObject, profile: Profile) throws -> PayloadMapping {
+    static func map(_ root: PayloadObject, profile: Profile, userOfTransaction: (String) -> String? = { _ in nil }) throws -> PayloadMapping {
         let type = try root.required("notificationType", for: "a notification")
         let subtype = try root.string("subtype")
         if skippedTypes.contains(type) { return .skipped(type) }
@@ -41,7 +41,13 @@ enum AppStoreNotification {
         let tx = try data.object("signedTransactionInfo") ?? data.object("transactionInfo")
         let renewal = try data.object("signedRenewalInfo") ?? data.object("renewalInfo")
         let token = { (o: PayloadObject?) throws -> String? in try o?.string("appAccountToken").flatMap { $0.isEmpty ? nil : $0 } }
-        guard let user = try token(tx) ?? token(renewal) else {
+        // Without appAccountToken (an offer code redeemed outside the app, an older purchase), the
+        // user the ledger already knows for the original transaction.
+        let original = try tx?.string("originalTransactionId") ?? renewal?.string("originalTransactionId")
+        guard let user = try token(tx) ?? token(renewal) ?? original.flatMap(userOfTransaction) else {
+            if let original {
+                throw EventDecodingError("\(what) has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId \(original): the user cannot be told")
+            }
             throw EventDecodingError("\(what) has no appAccountToken in its transaction or renewal info: the user cannot be told")
         }
         let envName = try data.string("environment") ?? tx?.string("environment")

@@ -33,15 +33,18 @@ public enum StorePayload {
     /// `knownUser` says whether the ledger already holds a user (RevenueCat: an event whose
     /// `app_user_id` it does not hold goes to the user of its `original_app_user_id` or `aliases`
     /// that it does, e.g. the anonymous user who bought before logging in).
+    /// `userOfTransaction` names the user the ledger knows for an App Store original transaction id,
+    /// for a notification without `appAccountToken`.
     public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile,
-                           unverifiedJWS: inout Bool, knownUser: (String) -> Bool = { _ in false }) throws(EventDecodingError) -> PayloadMapping {
+                           unverifiedJWS: inout Bool, knownUser: (String) -> Bool = { _ in false },
+                           userOfTransaction: (String) -> String? = { _ in nil }) throws(EventDecodingError) -> PayloadMapping {
         do {
             let mapping: PayloadMapping
             switch source {
             case .canonical: mapping = .events([try EventCodec.decode(line)])
             case .appstore:
                 let (root, jws) = try AppStoreNotification.unwrap(try PayloadObject.parse(line))
-                mapping = try AppStoreNotification.map(root, profile: profile)
+                mapping = try AppStoreNotification.map(root, profile: profile, userOfTransaction: userOfTransaction)
                 unverifiedJWS = jws
             case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile, knownUser: knownUser)
             }
