@@ -96,6 +96,17 @@ enum StoreFixtures {
         #expect(try F.event(F.apple("EXPIRED", "PRICE_INCREASE"), .appstore).data.reason == "price_increase")
     }
 
+    @Test func refundReasonOfferCodeAndUpgradedFlagAreCarriedIntoTheEventData() throws {
+        let refund = try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000, "revocationReason": 1])), .appstore)
+        #expect(refund.data.reason == "app_issue")
+        #expect(try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000, "revocationReason": 0])), .appstore).data.reason == "other")
+        let offer = try F.event(F.apple("OFFER_REDEEMED", "INITIAL_BUY", tx: F.transaction(["offerType": 3, "offerIdentifier": "WINBACK50"])), .appstore)
+        #expect(offer.data.offer == .intro && offer.data.extra == [.init(name: "offerIdentifier", rawJSON: #""WINBACK50""#)])
+        let upgraded = try F.event(F.apple("DID_RENEW", tx: F.transaction(["isUpgraded": true])), .appstore)
+        #expect(upgraded.data.extra == [.init(name: "isUpgraded", rawJSON: "true")])
+        #expect(try F.event(F.apple("DID_RENEW"), .appstore).data.extra.isEmpty, "nothing added when absent")
+    }
+
     @Test func typesThatCarryNothingAreSkippedAndNamed() throws {
         for type in ["TEST", "CONSUMPTION_REQUEST", "PRICE_INCREASE", "RENEWAL_EXTENSION", "REFUND_DECLINED", "GRACE_PERIOD_EXPIRED"] {
             #expect(try F.map(F.apple(type), .appstore) == .skipped(type))
@@ -157,6 +168,12 @@ enum StoreFixtures {
         #expect(try F.event(F.revenuecat("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 1000]), .revenuecat).data.graceExpires == Timestamp(milliseconds: F.t0 + 1000))
         #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).data.environment == .sandbox)
         #expect(try F.map(F.revenuecat("CANCELLATION", ["cancel_reason": "BILLING_ERROR"]), .revenuecat) == .skipped("CANCELLATION BILLING_ERROR"))
+    }
+
+    @Test func offerCodeAndTakehomePercentageAreCarriedIntoTheEventData() throws {
+        let e = try F.event(F.revenuecat("INITIAL_PURCHASE", ["offer_code": "SPRING", "takehome_percentage": 0.85]), .revenuecat)
+        #expect(e.data.extra == [.init(name: "offerCode", rawJSON: #""SPRING""#), .init(name: "takehomePercentage", rawJSON: "0.85")])
+        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).data.extra.isEmpty)
     }
 
     @Test func subscriptionPausedIsAPauseResumingAtAutoResumeAt() throws {

@@ -76,6 +76,9 @@ enum AppStoreNotification {
             if try t.string("offerDiscountType") == "FREE_TRIAL" { d.offer = .freeTrial } else if try t.int("offerType") != nil { d.offer = .intro }
             d.price = try t.milliunits("price")
             d.currency = try t.string("currency")
+            // Kept for the reader (the rules do not use them): the offer code, and whether this
+            // transaction was upgraded away from.
+            d.extra += [t.extra("offerIdentifier", as: "offerIdentifier"), t.extra("isUpgraded", as: "isUpgraded")].compactMap { $0 }
         }
 
         switch type {
@@ -119,6 +122,12 @@ enum AppStoreNotification {
                 d.transaction = try t.required("transactionId", for: what)
                 d.price = try t.milliunits("price")
                 d.currency = try t.string("currency")
+                switch try t.int("revocationReason") {
+                case nil: break
+                case 1: d.reason = "app_issue"
+                case 0: d.reason = "other"
+                case let n?: d.reason = "revocation_reason_\(n)"
+                }
             }
         case "REFUND_REVERSED":
             let t = try transaction()

@@ -44,6 +44,9 @@ enum RevenueCatWebhook {
             guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
             d.expires = expires
             try money(&d)
+            // Kept for the reader (the rules and revenue do not use them yet): the offer code, and the
+            // share of the price the developer keeps after the store's fee.
+            d.extra += [e.extra("offer_code", as: "offerCode"), e.extra("takehome_percentage", as: "takehomePercentage")].compactMap { $0 }
         }
         let purchased = try e.time("purchased_at_ms") ?? stamp
 

@@ -146,6 +146,22 @@ struct PayloadObject {
         return n
     }
 
+    /// The field's value as raw JSON for `EventData.extra` (a string, number or boolean; nil
+    /// when absent or of another kind), kept under `name`.
+    func extra(_ key: String, as name: String) -> EventData.ExtraField? {
+        guard has(key) else { return nil }
+        if let s = fields[key] as? String {
+            guard let data = try? JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed]) else { return nil }
+            return .init(name: name, rawJSON: String(decoding: data, as: UTF8.self))
+        }
+        if let n = fields[key] as? NSNumber {
+            if String(describing: type(of: n)).contains("Boolean") { return .init(name: name, rawJSON: n.boolValue ? "true" : "false") }
+            guard n.doubleValue.isFinite else { return nil }
+            return .init(name: name, rawJSON: n.stringValue)
+        }
+        return nil
+    }
+
     func strings(_ key: String) throws -> [String] {
         guard has(key) else { return [] }
         guard let a = fields[key] as? [Any] else { throw EventDecodingError("\(name(key)): expected an array") }
