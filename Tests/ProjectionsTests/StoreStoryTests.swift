@@ -4,8 +4,8 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// One user's story told in App Store notifications, in RevenueCat webhooks and in canonical events
-/// (events/stores/*-story.jsonl) gives the same plan state at every instant.
+/// One story told in App Store notifications, in RevenueCat webhooks and in canonical events
+/// (events/stores/*-story.jsonl) gives the same plan state at every instant, for each of its users.
 @Suite struct StoreStories {
     static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
@@ -29,27 +29,45 @@ import SubscriptionDomain
         #expect(a.rejected == 0 && r.rejected == 0 && c.rejected == 0)
         #expect(a.skipped == ["TEST": 1] && r.skipped == ["TEST": 1])
         #expect(a.duplicates == 1 && r.duplicates == 1)
-        let user = "6f1c2d3e-5a4b-4c3d-9e2f-000000000001"
+        // The first user: trial, conversion, billing issues, cancellation, refund of an older period,
+        // expiration. The second: an upgrade charged at once, then refunded. The third (RevenueCat
+        // and canonical only): an anonymous trial, then a login and its conversion, kept under the
+        // anonymous id the ledger knew first.
         let decider = PlanDecider(profile: .handz)
-        func timeline(_ l: TestLog) throws -> UserTimeline {
+        func timeline(_ l: TestLog, _ user: String) throws -> UserTimeline {
             try Replay.history(log: try EventLog(directory: l.path, access: .read), user: user, options: ReplayOptions(profile: .handz, asOf: .init(nanoseconds: .max))).timeline
         }
-        let (ta, tr, tc) = (try timeline(apple), try timeline(rc), try timeline(canonical))
-        var instant = Timestamp.parse("2026-02-28T00:00:00Z")!
-        var states: Set<PlanState> = []
-        while instant < Timestamp.parse("2026-05-20T00:00:00Z")! {
-            let expected = tc.view(decider, user: user, at: instant)
-            for (name, t) in [("appstore", ta), ("revenuecat", tr)] {
-                let v = t.view(decider, user: user, at: instant)
-                #expect(v.planState == expected.planState && v.graceReason == expected.graceReason && v.graceEndsAt == expected.graceEndsAt
-                        && v.entitlements == expected.entitlements && v.autoRenew == expected.autoRenew && v.expiresAt == expected.expiresAt,
-                        "\(name) at \(instant)")
+        let users: [(String, [(String, TestLog)], Set<PlanState>)] = [
+            ("6f1c2d3e-5a4b-4c3d-9e2f-000000000001", [("appstore", apple), ("revenuecat", rc)], [.guest, .trial, .pro, .proGrace, .free]),
+            ("6f1c2d3e-5a4b-4c3d-9e2f-000000000002", [("appstore", apple), ("revenuecat", rc)], [.guest, .pro, .free]),
+            ("$RCAnonymousID:3b1f0c9e5d7a4e2f8c6b0a9d1e2f3a4b", [("revenuecat", rc)], [.guest, .trial, .pro, .proGrace, .free]),
+        ]
+        for (user, sources, expectedStates) in users {
+            let tc = try timeline(canonical, user)
+            let others = try sources.map { ($0.0, try timeline($0.1, user)) }
+            var instant = Timestamp.parse("2026-02-28T00:00:00Z")!
+            var states: Set<PlanState> = []
+            while instant < Timestamp.parse("2026-05-20T00:00:00Z")! {
+                let expected = tc.view(decider, user: user, at: instant)
+                for (name, t) in others {
+                    let v = t.view(decider, user: user, at: instant)
+                    #expect(v.planState == expected.planState && v.graceReason == expected.graceReason && v.graceEndsAt == expected.graceEndsAt
+                            && v.entitlements == expected.entitlements && v.autoRenew == expected.autoRenew && v.expiresAt == expected.expiresAt,
+                            "\(name) for \(user) at \(instant)")
+                }
+                states.insert(expected.planState)
+                instant = instant + .hours(6)
             }
-            states.insert(expected.planState)
-            instant = instant + .hours(6)
+            #expect(states == expectedStates, "\(user)")
         }
-        #expect(states == [.guest, .trial, .pro, .proGrace, .free])
+        let identified = try rc.replay(at: "2026-05-20T00:00:00Z")
+        #expect(identified.userIDs.contains("u_identified_3") == false && identified.counts()["trial_converted"] == 2)
         let revenue = { (l: TestLog) in try l.replay(at: "2026-05-20T00:00:00Z").revenue() }
-        #expect(try revenue(apple) == revenue(canonical))
+        // RevenueCat fires no refund of an older period: its books lack the first user's 9.99 refund.
+        let (rcLine, canonicalLine) = (try revenue(rc).lines.first, try revenue(canonical).lines.first)
+        #expect(rcLine?.gross == canonicalLine?.gross && rcLine.map { $0.refunded + Money.parse("9.99")! } == canonicalLine?.refunded)
+        // The App Store story has no third user: its books lack that user's one 9.99 renewal.
+        let appleLine = try revenue(apple).lines.first
+        #expect(appleLine?.refunded == canonicalLine?.refunded && appleLine.map { $0.gross + Money.parse("9.99")! } == canonicalLine?.gross)
     }
 }
