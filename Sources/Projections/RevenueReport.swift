@@ -30,11 +30,12 @@ extension LedgerSnapshot {
     /// Revenue as of `options.asOf`.
     public func revenue() -> RevenueReport {
         let profile = options.profile
-        var gross = FewKeys<Money>(), refunded = FewKeys<Money>(), mrr = FewKeys<Money>()
+        var gross = FewKeys<Money>(), refunded = FewKeys<Money>(), mrr = FewKeys<Money>(), adjustment = FewKeys<Money>()
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
         users.forEachFold { f in
             for a in f.pointee.books.gross { gross[a.currency, default: .zero] += a.money }
             for a in f.pointee.books.refunded { refunded[a.currency, default: .zero] += a.money }
+            for a in f.pointee.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
             if f.pointee.trialStartedAt != nil { started += 1 }
             if f.pointee.trialConverted { converted += 1 }
             switch decider.status(f.pointee.state, at: options.asOf).planState {
@@ -56,7 +57,9 @@ extension LedgerSnapshot {
         let lines = currencies.map { c in
             let g = gross[c, default: .zero], r = refunded[c, default: .zero]
             let kept = g - r
-            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(profile.commissionPercent), mrr: mrr[c, default: .zero])
+            // The store's own take-home share, where it said it, replaces the profile's commission.
+            let net = kept - kept.percent(profile.commissionPercent) - adjustment[c, default: .zero]
+            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: net, mrr: mrr[c, default: .zero])
         }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,

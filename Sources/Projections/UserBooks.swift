@@ -18,11 +18,22 @@ struct UserBooks: Sendable, Equatable {
     }
     /// Price of each charged transaction, to value a refund that carries no price.
     var charges: [Charge] = []
+    /// Per currency, for charges whose store said the developer's take-home share: what net revenue
+    /// keeps less than the profile's commission would (price × (1 − commission − share)), less the
+    /// same for their refunds. Net = kept − commission − this (RevenueReport).
+    var takehomeAdjustment: [Amount] = []
 
     struct Charge: Sendable, Equatable {
         var transaction: String
         var price: Money
         var currency: String
+        /// The take-home share in parts per million, when the store said it.
+        var takehome: Int64? = nil
+    }
+
+    /// `amount` × (1 − commission − share): the adjustment of a charge (or, negated, of its refund).
+    static func adjustment(_ amount: Money, share: Int64, commissionPercent: Int) -> Money {
+        amount.scaled(by: 1_000_000 - Int64(commissionPercent) * 10_000 - share, over: 1_000_000)
     }
 
     mutating func record(_ e: Event, rule: Rule, decider: PlanDecider, includeSandbox: Bool) {
@@ -34,13 +45,18 @@ struct UserBooks: Sendable, Equatable {
             guard let price = e.data.price ?? listed?.price, price > .zero else { return }
             let currency = e.data.currency ?? listed?.currency ?? "USD"
             Self.add(price, currency, to: &gross)
-            charges.append(Charge(transaction: txn, price: price, currency: currency))
+            let share = e.data.extra.isEmpty ? nil : e.data.takehomeShare
+            if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment) }
+            charges.append(Charge(transaction: txn, price: price, currency: currency, takehome: share))
         case .refund:
             guard let txn = e.data.transaction else { return }
             let charged = charges.last { $0.transaction == txn }
             guard let price = e.data.price ?? charged?.price else { return }
             let currency = e.data.currency ?? charged?.currency ?? "USD"
             Self.add(price, currency, to: &refunded)
+            if let share = charged?.takehome {
+                Self.add(.zero - Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment)
+            }
         case .productChange:
             // An upgrade charged at once (it carries its transaction and price).
             guard rule == .upgradeNow, let txn = e.data.transaction, let price = e.data.price, price > .zero else { return }
@@ -50,6 +66,9 @@ struct UserBooks: Sendable, Equatable {
         case .refundReversed:
             guard let txn = e.data.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
+            if let share = charge.takehome {
+                Self.add(Self.adjustment(charge.price, share: share, commissionPercent: decider.profile.commissionPercent), charge.currency, to: &takehomeAdjustment)
+            }
         case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .transfer,
              .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
              .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,

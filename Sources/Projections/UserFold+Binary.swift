@@ -16,7 +16,8 @@ extension ProjectionWriter {
             w.string(n.kind.rawValue); w.time(n.fireAt); w.string(n.key); w.bool(n.inAppOnly); w.bool(n.cancelled)
         }
         for amounts in [f.books.gross, f.books.refunded] { array(amounts) { w, a in w.string(a.currency); w.money(a.money) } }
-        array(f.books.charges) { w, c in w.string(c.transaction); w.money(c.price); w.string(c.currency) }
+        array(f.books.charges) { w, c in w.string(c.transaction); w.money(c.price); w.string(c.currency); w.optional(c.takehome) { w, t in w.int64(t) } }
+        array(f.books.takehomeAdjustment) { w, a in w.string(a.currency); w.money(a.money) }
         optional(f.trialStartedAt) { w, t in w.time(t) }
         bool(f.trialConverted)
         bool(f.outOfOrder)
@@ -76,7 +77,10 @@ extension ProjectionReader {
         }
         f.books.gross = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
         f.books.refunded = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
-        f.books.charges = try array { r in UserBooks.Charge(transaction: try r.string(), price: try r.money(), currency: try r.sharedString()) }
+        f.books.charges = try array { r in
+            UserBooks.Charge(transaction: try r.string(), price: try r.money(), currency: try r.sharedString(), takehome: try r.optional { r in try r.int64() })
+        }
+        f.books.takehomeAdjustment = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
         f.trialStartedAt = try optional { r in try r.time() }
         f.trialConverted = try bool()
         f.outOfOrder = try bool()

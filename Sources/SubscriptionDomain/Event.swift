@@ -66,3 +66,13 @@ extension EventData {
         extra.contains { $0.name == "temporaryGrant" && $0.rawJSON == "true" }
     }
 }
+
+extension EventData {
+    /// The share of the price the developer keeps after the store's fee, in parts per million, when
+    /// the store says it (RevenueCat `takehome_percentage`, kept as `"takehomePercentage": 0.85`):
+    /// revenue prefers it to the profile's commission. Nil when absent or not within 0…1.
+    public var takehomeShare: Int64? {
+        guard let raw = extra.first(where: { $0.name == "takehomePercentage" })?.rawJSON, let v = Double(raw), v >= 0, v <= 1 else { return nil }
+        return Int64((v * 1_000_000).rounded())
+    }
+}

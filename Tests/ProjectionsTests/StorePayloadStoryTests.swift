@@ -309,4 +309,18 @@ struct PayloadStory {
         let after = try later.snapshot(days: 70)
         #expect(after.plan(of: S.user).planState == .pro && after.userIDs == [S.user] && after.counts()["renewal"] == 2)
     }
+
+    @Test func aRevenueCatTakeHomeShareIsPreferredToTheProfilesCommissionInNetRevenue() throws {
+        let story = try S(.revenuecat, [
+            S.revenuecat("rc-1", "INITIAL_PURCHASE", ["takehome_percentage": 0.7]),
+            S.revenuecat("rc-2", "RENEWAL", ["transaction_id": "rc-t2", "purchased_at_ms": S.t0 + 30 * S.day, "event_timestamp_ms": S.t0 + 30 * S.day,
+                                             "expiration_at_ms": S.t0 + 60 * S.day, "takehome_percentage": 0.85]),
+            S.revenuecat("rc-3", "CANCELLATION", ["cancel_reason": "CUSTOMER_SUPPORT", "transaction_id": "rc-t2", "event_timestamp_ms": S.t0 + 31 * S.day,
+                                                  "price": -9.99, "price_in_purchased_currency": -9.99]),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        let line = try story.snapshot(days: 32).revenue().lines.first
+        #expect(line?.gross == Money.parse("19.98") && line?.refunded == Money.parse("9.99"))
+        #expect(line?.net == Money.parse("6.993"), "9.99 kept at 70 %, the refunded renewal nets nothing: \(String(describing: line))")
+    }
 }
