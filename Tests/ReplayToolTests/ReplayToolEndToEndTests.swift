@@ -73,6 +73,17 @@ import Testing
         let payload = Data(notification.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let raw = s.path + "/raw.jsonl"
         try (#"{"signedPayload":"eyJhbGciOiJFUzI1NiJ9."# + payload + #".c2ln"}"# + "\n").write(toFile: raw, atomically: true, encoding: .utf8)
+        // A line whose user the log cannot key (issue 17 item 5): rejected alone, kept, exit 1; the others go in.
+        let keyless = s.path + "/keyless.jsonl"
+        let good = { (uuid: String, type: String, subtype: String) in
+            #"{"notificationType":"\#(type)","subtype":"\#(subtype)","notificationUUID":"\#(uuid)","signedDate":1775000000000,"data":{"signedTransactionInfo":{"appAccountToken":"k-user","originalTransactionId":"k1","productId":"handz.pro.monthly","transactionId":"k1","purchaseDate":1775000000000,"expiresDate":1777592000000}}}"#
+        }
+        let empty = #"{"notificationType":"DID_CHANGE_RENEWAL_STATUS","subtype":"AUTO_RENEW_DISABLED","notificationUUID":"k-2","signedDate":1775000001000,"data":{"signedTransactionInfo":{"appAccountToken":"","originalTransactionId":"elsewhere"}}}"#
+        try ([good("k-1", "SUBSCRIBED", "INITIAL_BUY"), empty, good("k-3", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED")].joined(separator: "\n") + "\n")
+            .write(toFile: keyless, atomically: true, encoding: .utf8)
+        let k = Tool.run(["import", "--log", s.path + "/keyless", "--from", "appstore", keyless])
+        #expect(k.status == 1 && k.out.hasPrefix("appended 2, duplicates 0, rejected 1"), "\(k.out) \(k.err)")
+        #expect(k.err.contains(keyless + ":2: notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken"))
         let signed = Tool.run(["import", "--log", s.log, "--from", "appstore", raw])
         #expect(signed.status == 0 && signed.out == "appended 1, duplicates 0, rejected 0, skipped 0\n1 line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
         let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "events/stores/revenuecat-story.jsonl", "--format", "json"])
