@@ -323,4 +323,18 @@ struct PayloadStory {
         #expect(line?.gross == Money.parse("19.98") && line?.refunded == Money.parse("9.99"))
         #expect(line?.net == Money.parse("6.993"), "9.99 kept at 70 %, the refunded renewal nets nothing: \(String(describing: line))")
     }
+
+    @Test func theExpiryOfATransactionUpgradedAwayDoesNotEndTheUpgradedSubscription() throws {
+        let upgrade = ["productId": "handz.pro.max", "transactionId": "as-t2", "purchaseDate": S.t0 + 10 * S.day,
+                       "expiresDate": S.t0 + 40 * S.day, "price": 14990] as [String: Any]
+        let story = try S(.appstore, [
+            S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
+            S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade),
+            // The old transaction, marked isUpgraded, reported expired at its own end.
+            S.apple("as-3", "EXPIRED", "VOLUNTARY", signed: S.t0 + 30 * S.day, tx: ["isUpgraded": true]),
+        ])
+        #expect(story.rejected.isEmpty, "\(story.rejected)")
+        #expect(story.summary.skipped == ["EXPIRED (upgraded transaction)": 1])
+        #expect(try story.snapshot(days: 35).plan(of: S.user).planState == .pro)
+    }
 }

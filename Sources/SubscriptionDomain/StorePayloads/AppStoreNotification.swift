@@ -114,6 +114,9 @@ enum AppStoreNotification {
             // GRACE_PERIOD already times (gracePeriodExpiresDate): not a second failed payment.
             return .skipped(type)
         case "EXPIRED":
+            // A transaction the customer upgraded away from (isUpgraded) ends; the subscription they
+            // are entitled to is the upgrade's, which goes on.
+            if try tx?.bool("isUpgraded") == true { return .skipped("EXPIRED (upgraded transaction)") }
             let at = subtype == "VOLUNTARY" ? (try tx?.time("expiresDate") ?? signed) : signed
             return try event(.expiration, at: min(at, signed)) { $0.reason = subtype?.lowercased() }
         case "REFUND":

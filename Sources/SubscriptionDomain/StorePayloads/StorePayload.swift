@@ -162,6 +162,15 @@ struct PayloadObject {
         return nil
     }
 
+    /// A JSON boolean.
+    func bool(_ key: String) throws -> Bool? {
+        guard has(key) else { return nil }
+        guard let n = fields[key] as? NSNumber, String(describing: type(of: n)).contains("Boolean") else {
+            throw EventDecodingError("\(name(key)): expected true or false")
+        }
+        return n.boolValue
+    }
+
     func strings(_ key: String) throws -> [String] {
         guard has(key) else { return [] }
         guard let a = fields[key] as? [Any] else { throw EventDecodingError("\(name(key)): expected an array") }
