@@ -94,6 +94,9 @@ public struct PlanDecider: Sendable {
                 else if sub.billingIssueAt != nil { rule = .billingRecovered }
                 else if sub.endedAt != nil || time > sub.expires { rule = .lateRenewal }
                 else { rule = .renewal }
+                // A renewal of another product (a change at renewal) without a price of its own is
+                // valued at that product's listed price, not the old period's.
+                if product != sub.product { sub.price = nil; sub.currency = nil }
                 sub.product = interned(product)
                 sub.group = group(of: product)
                 sub.transaction = txn
@@ -176,7 +179,10 @@ public struct PlanDecider: Sendable {
                     sub.pendingProduct = product
                     return .downgradeAtRenewal
                 }
-                sub.product = product
+                // The reported price was the old product's: from now on the new product's listed
+                // price applies (revenue's MRR), until a renewal reports one.
+                if product != sub.product { sub.price = nil; sub.currency = nil }
+                sub.product = interned(product)
                 sub.group = group(of: product)
                 if let expires { sub.expires = expires }
                 sub.pendingProduct = nil

@@ -7,11 +7,12 @@ import SubscriptionDomain
 /// A log in a fresh folder, filled from canonical lines.
 final class TestLog {
     let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
-    init(_ lines: [String], batch: Int = 3) throws {
+    init(_ lines: [String], batch: Int = 3, profile: Profile = .handz) throws {
         let log = try EventLog(directory: path)
         var summary = EventImporter.Summary()
         var importer = EventImporter(log: log)
         importer.batchSize = batch
+        importer.profile = profile
         try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "test", into: &summary)
         precondition(summary.rejected == 0, "\(summary.rejected) line(s) rejected")
     }
