@@ -43,7 +43,8 @@ extension Profile {
                 Tier(name: "pro", limits: ["historyDays": .unlimited, "aiInsights": .enabled(true), "coachShare": .enabled(true)])],
         group: "tomo.pro")
 
-    /// HowRU (seed 002): Premium and Family tiers, monthly and yearly, 7-day Premium trial, SMS credit packs.
+    /// HowRU (seed 002): Premium and Family tiers, monthly and yearly, 7-day Premium trial, SMS credit packs;
+    /// Apple takes 30 % (seed 002 §8 L418).
     public static let howru = base(
         name: "howru", app: "HowRU",
         products: [
@@ -58,7 +59,7 @@ extension Profile {
         tiers: [Tier(name: "free", limits: ["supporters": .count(2), "checkers": .count(1), "historyDays": .count(7), "smsAlerts": .enabled(false), "dataExport": .enabled(false)]),
                 Tier(name: "premium", limits: ["supporters": .count(10), "checkers": .count(1), "historyDays": .count(365), "smsAlerts": .enabled(true), "dataExport": .enabled(true)]),
                 Tier(name: "family", limits: ["supporters": .unlimited, "checkers": .count(5), "historyDays": .count(365), "smsAlerts": .enabled(true), "dataExport": .enabled(true)])],
-        group: "howru")
+        group: "howru", commission: 30)
 
     /// SportsTime (seed 003): Pro at $4.99/month or $49.99/year, Family Sharing on, no trial; free saves 1 trip.
     public static let sportstime = base(

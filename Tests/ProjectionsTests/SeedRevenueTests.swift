@@ -36,4 +36,12 @@ import SubscriptionDomain
         #expect(try log.replay(at: "2026-01-15T00:00:00Z", profile: .howru).revenue().lines.map(\.mrr) == [Money.parse("4.99")!])
         #expect(try log.replay(at: "2026-02-15T00:00:00Z", profile: .howru).revenue().lines.map(\.mrr) == [Money.parse("9.99")!])
     }
+
+    /// Seed 002 §8 "Costs at 10K Users" (L418: "Apple (30% cut)"): HowRU's own figure is 30 %, so
+    /// net revenue keeps 70 % of what was charged (issue 20 item 6).
+    @Test func HowRU_L418_appleTakesThirtyPercentOfHowRUsRevenue() throws {
+        #expect(Profile.howru.commissionPercent == 30)
+        let r = try TestLog([Self.premium("payer")], profile: .howru).replay(at: "2026-01-15T00:00:00Z", profile: .howru).revenue()
+        #expect(r.lines.map(\.net) == [Money.parse("3.493")!])
+    }
 }
