@@ -219,6 +219,7 @@ public struct EventImporter {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
+                        try profile.checkCatalog(event)
                         var payload: [UInt8] = []
                         EventCodec.encode(event, into: &payload)
                         let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)

@@ -20,6 +20,11 @@ public struct Profile: Sendable, Codable, Equatable {
     public var commissionPercent: Int
     /// Whether Family Sharing is supported (seed 004 SK-D05: not in V1 for Handz).
     public var familySharing: Bool
+    /// What a product the catalog does not list gives: nil (the default, also for profile files
+    /// written before this field) rejects its purchases, renewals, product changes and credit packs
+    /// at import; an entitlement accepts them, giving that entitlement and the tier of the catalog's
+    /// products that grant it.
+    public var unknownProductEntitlement: String? = nil
     /// The scheme of paywall deep links, as in `handz://paywall?context=trialEnding`.
     public var deepLinkScheme: String
     public var trialEndingCopy: String

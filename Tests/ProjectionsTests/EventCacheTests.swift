@@ -22,7 +22,7 @@ import SubscriptionDomain
         var out: [(TestLog, Profile)] = []
         for (name, profile) in [("handz", Profile.handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)] {
             let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
-            out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField] + paused), profile))
+            out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField] + paused, profile: profile.acceptingUnknownProducts), profile))
         }
         out.append((try TestLog(PopulationGenerator(profile: .handz, users: 300, seed: 7).events().map { EventCodec.encode($0) }, batch: 100), .handz))
         out.append((try TestLog(story), .handz))

@@ -27,6 +27,16 @@ final class TestLog {
     }
 }
 
+extension Profile {
+    /// The profile, accepting products its catalog does not list (for stories that mix apps'
+    /// products in one log): they give the entitlement of its first product.
+    var acceptingUnknownProducts: Profile {
+        var p = self
+        p.unknownProductEntitlement = products.lazy.compactMap(\.entitlement).first
+        return p
+    }
+}
+
 func line(_ id: String, _ type: String, _ user: String, _ time: String, _ data: String = "{}") -> String {
     #"{"id":"\#(id)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":\#(data)}"#
 }
@@ -132,7 +142,7 @@ let story: [String] = [
 @Suite struct ReplayConsistency {
     @Test func oneAndFourPartitionsGiveIdenticalOutput() throws {
         let events = PopulationGenerator(profile: .howru, users: 400, seed: 5).events().map { EventCodec.encode($0) }
-        let log = try TestLog(events, batch: 100)
+        let log = try TestLog(events, batch: 100, profile: .howru)
         let one = try log.replay(at: "2026-04-01T00:00:00Z", profile: .howru)
         let four = try log.replay(at: "2026-04-01T00:00:00Z", profile: .howru, partitions: 4)
         #expect(one.userIDs == four.userIDs)

@@ -37,7 +37,7 @@ import Testing
 
     @Test func cacheWritesTheEventCacheAndRebuildsAnswerTheSame() throws {
         let s = Scratch()
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 0)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 0)
         let before = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
         let built = Tool.run(["cache", "--log", s.log, "--format", "json"])
         #expect(built.status == 0)
@@ -76,7 +76,7 @@ import Testing
 
     @Test func exportPrintsMetadataAndReimportsToTheSameLog() throws {
         let s = Scratch()
-        Tool.run(["import", "--log", s.log, "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")
+        Tool.run(["import", "--log", s.log, "--profile", "howru", "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")
         let export = Tool.run(["export", "--log", s.log])
         let lines = export.out.split(separator: "\n")
         #expect(lines.count == 10)
@@ -85,7 +85,7 @@ import Testing
         let path = s.path + "/export.jsonl"
         try export.out.write(toFile: path, atomically: true, encoding: .utf8)
         let copy = s.path + "/copy"
-        #expect(Tool.run(["import", "--log", copy, path], now: "2026-03-01T00:00:00Z").out == "appended 10, duplicates 0, rejected 0\n")
+        #expect(Tool.run(["import", "--log", copy, "--profile", "howru", path], now: "2026-03-01T00:00:00Z").out == "appended 10, duplicates 0, rejected 0\n")
         #expect(Tool.run(["export", "--log", copy]).out == export.out)
     }
 
@@ -242,14 +242,14 @@ import Testing
         #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
         // The committed records checked before damage are counted: here the handz batch, whole, then damage in the next one.
         let two = Queries.handzLog()
-        Tool.run(["import", "--log", two.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", two.log, "--profile", "tomo", "events/tomo.jsonl"])
         let last = try Self.lastSegment(two.log)
         var both = [UInt8](FileManager.default.contents(atPath: last)!)
         both[both.count - 30] ^= 0x01
         _ = FileManager.default.createFile(atPath: last, contents: Data(both))
         let json = Tool.json(Tool.run(["verify", "--log", two.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["intact"] as? Bool == false)
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
     }
 
     /// The last segment file of the log at `log`.
@@ -261,7 +261,7 @@ import Testing
         let s = Queries.handzLog()
         // A crash during the second import, before its checkpoint: the checkpoint still names record 43.
         let checkpoint = FileManager.default.contents(atPath: s.log + "/segments/committed-head")!
-        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         let segment = try Self.lastSegment(s.log)
         let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
@@ -270,7 +270,7 @@ import Testing
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
         #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)
         #expect(verify["committedPosition"] as? Int == 43)
-        let r = Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        let r = Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         #expect(r.status == 0 && r.err.contains("recovered the log"))
         #expect(r.out == "appended 4, duplicates 0, rejected 0\n")
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
@@ -280,7 +280,7 @@ import Testing
         let s = Queries.handzLog()
         let before = try Self.lastSegment(s.log)
         let short = FileManager.default.contents(atPath: before)!
-        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         // The segment as it was before the committed second import: whole frames, 4 committed records gone.
         _ = FileManager.default.createFile(atPath: before, contents: short)
         let r = Tool.run(["verify", "--log", s.log])
@@ -288,7 +288,7 @@ import Testing
         let json = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["tail"] is NSNull, "what follows is never called a tail to cut")
         #expect(Tool.run(["counts", "--log", s.log]).status == 1)
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
         #expect(FileManager.default.contents(atPath: before) == short, "lost records are reported, never papered over")
     }
 
