@@ -47,7 +47,8 @@ enum RulesCorpus {
                 $0.price = Money.parse("9.99"); $0.currency = "USD"
             }
         }
-        // Trial, cancelled during it, then a conversion elsewhere; a reminder switch turned off and on.
+        // Trial, cancelled during it, then a conversion elsewhere; a reminder switch turned off and on
+        // again before the reminder fires (its channels are the setting's when it fires).
         add("trial", 0, .accountCreated)
         add("trial", 0.1, .notificationsDisabled) { $0.category = "billing" }
         buy("trial", 1, "trial-1", days: 7, offer: .freeTrial)

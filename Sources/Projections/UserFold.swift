@@ -77,6 +77,10 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             let key = "billing:" + sub.transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
             notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly))
+        case .notificationCategory:
+            // The setting at send time decides the channels (CH27 L203–L204): a switch reaches the
+            // notifications that have not fired yet; those that fired were sent as they were.
+            for i in notifications.indices where notifications[i].fireAt > e.time { notifications[i].inAppOnly = inAppOnly }
         default:
             return
         }
@@ -119,6 +123,8 @@ struct NotificationEntry: Sendable, Equatable {
     var fireAt: Timestamp
     /// The trial's or the billing issue's transaction: one notification per trial and per issue.
     var key: String
+    /// Push is off: the `billing` category was disabled as of `fireAt` (or, before it fires, as of
+    /// the last event folded).
     var inAppOnly: Bool
     var cancelled = false
 }
