@@ -33,7 +33,7 @@ extension LedgerSnapshot {
     /// a paid one (what a subscription received by transfer shows: its sender paid for it; a
     /// trial or a grant at price 0 is not).
     static func isChurned(_ f: UserFold) -> Bool {
-        guard let sub = f.state.subscription, sub.endedBy != .transferOut else { return false }
+        guard let sub = f.state.subscription, sub.endedBy != .transferOut, !sub.familyShared else { return false }
         if !f.books.charges.isEmpty { return true }
         return !sub.isTrial && (sub.price.map { $0 > .zero } ?? true)
     }
@@ -50,6 +50,8 @@ extension LedgerSnapshot {
             if f.pointee.trialConverted { converted += 1 }
             switch decider.status(f.pointee.state, at: options.asOf).planState {
             case .pro, .proGrace:
+                // A family member holds access, not a subscription: neither active nor in MRR.
+                if f.pointee.state.subscription?.familyShared == true { break }
                 active += 1
                 if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
                    let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {

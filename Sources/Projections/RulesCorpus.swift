@@ -82,6 +82,12 @@ enum RulesCorpus {
         renew("change", 30, "change-2", days: 30)
         buy("family", 0, "family-1", days: 30)
         add("family", 12, .revoke) { $0.reason = "family_sharing_ended" }
+        // A family member's access (FAMILY-SHARED): entitlement, no sale; renewed, then revoked.
+        buy("family-member", 0, "member-1", days: 30) { $0.familyShared = true }
+        add("family-member", 30, .renewal) {
+            $0.product = subscription; $0.transaction = "member-2"; $0.expires = Self.day(60); $0.familyShared = true
+        }
+        add("family-member", 40, .revoke) { $0.reason = "family_sharing_revoked" }
         buy("sandbox", 0, "sandbox-1", days: 30) { $0.environment = .sandbox }
         // Paused: access to expires, then Free with no unverified grace, until a renewal resumes it;
         // and a pause cancelled, then uncancelled (paused again).

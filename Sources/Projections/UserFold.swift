@@ -34,6 +34,8 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         let hadBillingIssue = state.hasBillingIssue
         decider.evolve(&state, e)
         let rule = state.rule
+        // A family member's purchase or renewal: access, not a sale (no revenue, not counted as a renewal).
+        let memberAccess = (e.type == .purchase || e.type == .renewal) && rule != .sandboxApart && state.subscription?.familyShared == true
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
             if let m = Metric.countedPerEvent(e.type) {
@@ -41,7 +43,7 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             } else if e.type == .purchase {
                 if rule == .purchaseStartsTrial || rule == .trialOncePerGroup { counts.add(.trialStarted) }
                 if rule == .purchaseStartsPro { counts.add(.subscriptionStarted) }
-            } else if e.type == .renewal, rule != .duplicateTransaction {
+            } else if e.type == .renewal, rule != .duplicateTransaction, !memberAccess {
                 counts.add(.renewal)
                 if rule == .trialConverted { counts.add(.trialConverted) }
             }
@@ -54,7 +56,7 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             given.endedBy = nil
             transferOut = Transfer(to: to, time: e.time, subscription: given)
         }
-        books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox)
+        if !memberAccess { books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox) }
         scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, decider: decider)
     }
 

@@ -69,10 +69,11 @@ public struct PlanDecider: Sendable {
             let isTrial = e.data.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = e.data.environment ?? .production
-            let sub = Subscription(
+            var sub = Subscription(
                 product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
                 startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
                 price: e.data.price, currency: e.data.currency)
+            sub.familyShared = e.data.familyShared == true
             if env == .sandbox {
                 s.sandbox = sub
                 s.sandboxTransactions.append(txn)
@@ -80,6 +81,8 @@ public struct PlanDecider: Sendable {
             }
             s.everPurchased = true
             s.subscription = sub
+            // A family member's access: the organizer subscribed, not this user (no start, trial kept).
+            if sub.familyShared { return .familySharedAccess }
             s.markTrialUsed(group)
             if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
             return .purchaseStartsPro

@@ -4,6 +4,9 @@ extension Profile {
     /// catalog, unless the profile accepts unknown products (`unknownProductEntitlement`). Other
     /// events, and app events that name a product (`purchase_started`, …), are not checked.
     public func checkCatalog(_ e: Event) throws(EventDecodingError) {
+        if e.data.familyShared == true, !familySharing {
+            throw EventDecodingError("field 'data.familyShared': profile \(name) does not offer Family Sharing (familySharing: false)")
+        }
         guard unknownProductEntitlement == nil, let id = e.data.product, product(id) == nil else { return }
         switch e.type {
         case .purchase, .renewal, .productChange, .consumablePurchase:

@@ -18,7 +18,8 @@ public struct Profile: Sendable, Codable, Equatable {
     public var trialReminderLeadHours: Int
     /// The store's commission in percent (15 for the Small Business Program, 30 above it).
     public var commissionPercent: Int
-    /// Whether Family Sharing is supported (seed 004 SK-D05: not in V1 for Handz).
+    /// Whether Family Sharing is supported (seed 004 SK-D05: not in V1 for Handz; seed 003: on for
+    /// SportsTime). When false, an event marked `familyShared` is rejected at import.
     public var familySharing: Bool
     /// What a product the catalog does not list gives: nil (the default, also for profile files
     /// written before this field) rejects its purchases, renewals, product changes and credit packs

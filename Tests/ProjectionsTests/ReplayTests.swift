@@ -28,11 +28,13 @@ final class TestLog {
 }
 
 extension Profile {
-    /// The profile, accepting products its catalog does not list (for stories that mix apps'
-    /// products in one log): they give the entitlement of its first product.
-    var acceptingUnknownProducts: Profile {
+    /// The profile with the import door's profile checks open (for stories that mix apps' products
+    /// and features in one log): products its catalog does not list give the entitlement of its
+    /// first product, and family-shared events are accepted.
+    var lenientDoor: Profile {
         var p = self
         p.unknownProductEntitlement = products.lazy.compactMap(\.entitlement).first
+        p.familySharing = true
         return p
     }
 }

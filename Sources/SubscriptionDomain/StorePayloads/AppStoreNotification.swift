@@ -43,6 +43,8 @@ enum AppStoreNotification {
             if try t.string("offerDiscountType") == "FREE_TRIAL" { d.offer = .freeTrial } else if try t.int("offerType") != nil { d.offer = .intro }
             d.price = try t.milliunits("price")
             d.currency = try t.string("currency")
+            // A family member's transaction (Family Sharing): access, not a sale.
+            if try t.string("inAppOwnershipType") == "FAMILY_SHARED" { d.familyShared = true }
         }
 
         switch type {

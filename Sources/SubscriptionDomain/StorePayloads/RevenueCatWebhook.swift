@@ -35,6 +35,8 @@ enum RevenueCatWebhook {
             guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
             d.expires = expires
             try money(&d)
+            // A family member's access (Family Sharing): access, not a sale.
+            if e.fields["is_family_share"] as? Bool == true { d.familyShared = true }
         }
         let purchased = try e.time("purchased_at_ms") ?? stamp
 
