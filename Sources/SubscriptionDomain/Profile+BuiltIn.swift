@@ -10,12 +10,13 @@ extension Profile {
     }
 
     private static func base(name: String, app: String, products: [Product], tiers: [Tier], group: String,
-                             trialDays: Int = 7, commission: Int = 15, familySharing: Bool = false) -> Profile {
+                             trialDays: Int = 7, commission: Int = 15, familySharing: Bool = false,
+                             trialEndingCopy: String = "Your trial ends soon. Keep practicing without interruptions.",
+                             paymentFailedCopy: String = "Payment issue. Update your subscription to keep Pro features.") -> Profile {
         Profile(name: name, app: app, products: products, tiers: tiers, primaryGroup: group, trialDays: trialDays,
                 billingGraceDays: 3, unverifiedGraceHours: 24, trialReminderLeadHours: 48, commissionPercent: commission,
                 familySharing: familySharing, deepLinkScheme: name,
-                trialEndingCopy: "Your trial ends soon. Keep practicing without interruptions.",
-                paymentFailedCopy: "Payment issue. Update your subscription to keep Pro features.")
+                trialEndingCopy: trialEndingCopy, paymentFailedCopy: paymentFailedCopy)
     }
 
     /// Handz (seed 004): Pro at $9.99/month, 7-day trial, 3 days billing grace, 24 h unverified grace.
@@ -39,7 +40,9 @@ extension Profile {
                                                "vocalAnalysis": .enabled(true), "bodyLanguageScores": .count(5), "practiceExercisesPerSession": .count(3),
                                                "progressTracking": .enabled(true), "compareVideos": .enabled(true), "pdfExport": .enabled(true),
                                                "prioritySupport": .enabled(true)])],
-        group: "MirrorMate Premium", commission: 30)
+        group: "MirrorMate Premium", commission: 30,
+        trialEndingCopy: "Your free trial ends soon. Keep unlimited analyses and detailed insights with Premium.",
+        paymentFailedCopy: "Payment issue. Update your payment method to keep MirrorMate Premium.")
 
     /// TOMO (seed 001): Pro at $9.99/month or $79.99/year, 7-day trial; free keeps 30 days of history.
     public static let tomo = base(
@@ -53,7 +56,9 @@ extension Profile {
                 Tier(name: "pro", limits: ["sessionLogging": .unlimited, "historyDays": .unlimited, "fullAnalytics": .enabled(true),
                                            "techniqueNotes": .enabled(true), "aiInsights": .enabled(true), "coachShare": .enabled(true),
                                            "prioritySupport": .enabled(true)])],
-        group: "tomo.pro")
+        group: "tomo.pro",
+        trialEndingCopy: "Your Pro trial ends soon. Keep training smarter with full access.",
+        paymentFailedCopy: "Payment issue. Update your payment method to keep TOMO Pro.")
 
     /// HowRU (seed 002): Premium and Family tiers, monthly and yearly, 7-day Premium trial, SMS credit packs;
     /// Apple takes 30 % (seed 002 §8 L418).
@@ -80,7 +85,9 @@ extension Profile {
                                               "smsAlerts": .enabled(true), "selfieSnapshots": .enabled(true), "selfieSnapshotHours": .count(24),
                                               "dataExport": .enabled(true), "prioritySupport": .enabled(true), "sharedDashboard": .enabled(true),
                                               "familyAdminControls": .enabled(true)])],
-        group: "howru", commission: 30)
+        group: "howru", commission: 30,
+        trialEndingCopy: "Your Premium trial ends soon. Keep SMS alerts and up to 10 supporters.",
+        paymentFailedCopy: "Payment issue. Update your payment method to keep HowRU Premium.")
 
     /// SportsTime (seed 003): Pro at $4.99/month or $49.99/year, Family Sharing on, no trial; free saves 1 trip.
     public static let sportstime = base(
@@ -90,5 +97,7 @@ extension Profile {
         // Seed 003 "Free Tier" / "Pro Tier".
         tiers: [Tier(name: "free", limits: ["tripPlanning": .enabled(true), "savedTrips": .count(1), "pdfExport": .enabled(false), "progressTracking": .enabled(false)]),
                 Tier(name: "pro", limits: ["tripPlanning": .enabled(true), "savedTrips": .unlimited, "pdfExport": .enabled(true), "progressTracking": .enabled(true)])],
-        group: "Pro Access", trialDays: 0, familySharing: true)
+        group: "Pro Access", trialDays: 0, familySharing: true,
+        trialEndingCopy: "Your Pro trial ends soon. Keep unlimited saved trips and PDF itineraries.",
+        paymentFailedCopy: "Payment issue. Update your payment method to keep SportsTime Pro.")
 }
