@@ -14,7 +14,7 @@ extension EventCache {
     enum DataBit: Int, CaseIterable {
         case product, transaction, originalTransaction, expires, offer, price, currency, environment, reason,
              graceExpires, effective, to, quantity, context, sourceScreen, planState, trialEligible, trialUsed,
-             plan, errorCode, category, extra, resumesAt
+             plan, errorCode, category, extra, resumesAt, familyShared
     }
 }
 
@@ -38,6 +38,7 @@ extension EventCache.Writer {
         mark(d.planState != nil, .planState); mark(d.trialEligible != nil, .trialEligible)
         mark(d.trialUsed != nil, .trialUsed); mark(d.plan != nil, .plan); mark(d.errorCode != nil, .errorCode)
         mark(d.category != nil, .category); mark(!d.extra.isEmpty, .extra); mark(d.resumesAt != nil, .resumesAt)
+        mark(d.familyShared != nil, .familyShared)
         body.varint(mask)
         if let v = d.product { shared(v) }
         if let v = d.transaction { body.string(v) }
@@ -62,6 +63,7 @@ extension EventCache.Writer {
         if let v = d.category { shared(v) }
         if !d.extra.isEmpty { body.array(d.extra) { w, x in w.string(x.name); w.string(x.rawJSON) } }
         if let v = d.resumesAt { body.time(v) }
+        if let v = d.familyShared { body.bool(v) }
     }
 
     private mutating func shared(_ s: String) {
@@ -112,6 +114,7 @@ extension EventCache.Reader {
             e.data.extra = []
         }
         e.data.resumesAt = has(.resumesAt) ? try r.time() : nil
+        e.data.familyShared = has(.familyShared) ? try r.bool() : nil
         return recorded
     }
 

@@ -243,6 +243,7 @@ public struct EventImporter {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
+                        try profile.checkCatalog(event)
                         if source == .appstore {
                             if let o = event.data.originalTransaction { importTransactionUsers[o] = event.user }
                             if let t = event.data.transaction { importTransactionUsers[t] = event.user }

@@ -27,6 +27,17 @@ public struct RevenueReport: Sendable, Equatable {
 }
 
 extension LedgerSnapshot {
+    /// Whether a user who is not subscribed as of the instant counts as churned: they had a
+    /// subscription that did not move to another account (a transfer is the same subscription
+    /// restored elsewhere, not a loss), and they were charged, or their subscription's period was
+    /// a paid one (what a subscription received by transfer shows: its sender paid for it; a
+    /// trial or a grant at price 0 is not).
+    static func isChurned(_ f: UserFold) -> Bool {
+        guard let sub = f.state.subscription, sub.endedBy != .transferOut, !sub.familyShared else { return false }
+        if !f.books.charges.isEmpty { return true }
+        return !sub.isTrial && (sub.price.map { $0 > .zero } ?? true)
+    }
+
     /// Revenue as of `options.asOf`.
     public func revenue() -> RevenueReport {
         let profile = options.profile
@@ -40,6 +51,8 @@ extension LedgerSnapshot {
             if f.pointee.trialConverted { converted += 1 }
             switch decider.status(f.pointee.state, at: options.asOf).planState {
             case .pro, .proGrace:
+                // A family member holds access, not a subscription: neither active nor in MRR.
+                if f.pointee.state.subscription?.familyShared == true { break }
                 active += 1
                 if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
                    let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
@@ -50,7 +63,7 @@ extension LedgerSnapshot {
             case .trial:
                 trials += 1
             case .free, .guest:
-                if !f.pointee.books.charges.isEmpty && f.pointee.state.subscription != nil { churned += 1 }
+                if Self.isChurned(f.pointee) { churned += 1 }
             }
         }
         let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()

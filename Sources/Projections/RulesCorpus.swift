@@ -47,7 +47,8 @@ enum RulesCorpus {
                 $0.price = Money.parse("9.99"); $0.currency = "USD"
             }
         }
-        // Trial, cancelled during it, then a conversion elsewhere; a reminder switch turned off and on.
+        // Trial, cancelled during it, then a conversion elsewhere; a reminder switch turned off and on
+        // again before the reminder fires (its channels are the setting's when it fires).
         add("trial", 0, .accountCreated)
         add("trial", 0.1, .notificationsDisabled) { $0.category = "billing" }
         buy("trial", 1, "trial-1", days: 7, offer: .freeTrial)
@@ -87,6 +88,12 @@ enum RulesCorpus {
         add("upgrade", 6, .refund) { $0.transaction = "upgrade-2" }
         buy("family", 0, "family-1", days: 30)
         add("family", 12, .revoke) { $0.reason = "family_sharing_ended" }
+        // A family member's access (FAMILY-SHARED): entitlement, no sale; renewed, then revoked.
+        buy("family-member", 0, "member-1", days: 30) { $0.familyShared = true }
+        add("family-member", 30, .renewal) {
+            $0.product = subscription; $0.transaction = "member-2"; $0.expires = Self.day(60); $0.familyShared = true
+        }
+        add("family-member", 40, .revoke) { $0.reason = "family_sharing_revoked" }
         buy("sandbox", 0, "sandbox-1", days: 30) { $0.environment = .sandbox }
         // Paused: access to expires, then Free with no unverified grace, until a renewal resumes it;
         // and a pause cancelled, then uncancelled (paused again).

@@ -40,7 +40,8 @@ struct UserBooks: Sendable, Equatable {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
         switch e.type {
         case .purchase, .renewal, .consumablePurchase:
-            guard let txn = e.data.transaction, e.data.offer != .freeTrial else { return }
+            // A family member's access is not a sale: the organizer's purchase is (issue 20 item 7).
+            guard let txn = e.data.transaction, e.data.offer != .freeTrial, e.data.familyShared != true else { return }
             let listed = e.data.price == nil || e.data.currency == nil ? e.data.product.flatMap { decider.listedPrice(of: $0) } : nil
             guard let price = e.data.price ?? listed?.price, price > .zero else { return }
             let currency = e.data.currency ?? listed?.currency ?? "USD"

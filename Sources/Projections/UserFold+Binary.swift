@@ -56,6 +56,7 @@ extension ProjectionWriter {
         optional(s.currency) { w, c in w.string(c) }
         optional(s.pausedAt) { w, t in w.time(t) }
         optional(s.resumesAt) { w, t in w.time(t) }
+        bool(s.familyShared)
     }
 }
 
@@ -122,6 +123,7 @@ extension ProjectionReader {
         s.currency = try optional { r in try r.sharedString() }
         s.pausedAt = try optional { r in try r.time() }
         s.resumesAt = try optional { r in try r.time() }
+        s.familyShared = try bool()
         return s
     }
 }

@@ -36,16 +36,18 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         let sandboxTrial = e.type == .renewal && e.data.environment == .sandbox && state.sandbox?.isTrial == true
         decider.evolve(&state, e)
         let rule = state.rule
+        // A family member's purchase or renewal: access, not a sale (no revenue, not counted as a renewal).
+        let memberAccess = (e.type == .purchase || e.type == .renewal) && rule != .sandboxApart && state.subscription?.familyShared == true
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
             if let m = Metric.countedPerEvent(e.type) {
                 counts.add(m)
             } else if e.type == .purchase {
                 // A sandbox purchase (counted only with includeSandbox) is a start as its offer says.
-                let sandboxStart = rule == .sandboxApart && !e.data.isTemporaryGrant
+                let sandboxStart = rule == .sandboxApart && !e.data.isTemporaryGrant && e.data.familyShared != true
                 if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || (sandboxStart && e.data.offer == .freeTrial) { counts.add(.trialStarted) }
                 if rule == .purchaseStartsPro || (sandboxStart && e.data.offer != .freeTrial) { counts.add(.subscriptionStarted) }
-            } else if e.type == .renewal, rule != .duplicateTransaction {
+            } else if e.type == .renewal, rule != .duplicateTransaction, !memberAccess {
                 counts.add(.renewal)
                 if rule == .trialConverted || (rule == .sandboxApart && sandboxTrial) { counts.add(.trialConverted) }
             }
@@ -58,7 +60,7 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             given.endedBy = nil
             transferOut = Transfer(to: to, time: e.time, subscription: given)
         }
-        books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox)
+        if !memberAccess { books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox) }
         scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, decider: decider)
     }
 
@@ -81,6 +83,10 @@ struct UserFold: Sendable, Equatable, UserKeyed {
             let key = "billing:" + sub.transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
             notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly))
+        case .notificationCategory:
+            // The setting at send time decides the channels (CH27 L203–L204): a switch reaches the
+            // notifications that have not fired yet; those that fired were sent as they were.
+            for i in notifications.indices where notifications[i].fireAt > e.time { notifications[i].inAppOnly = inAppOnly }
         default:
             return
         }
@@ -123,6 +129,8 @@ struct NotificationEntry: Sendable, Equatable {
     var fireAt: Timestamp
     /// The trial's or the billing issue's transaction: one notification per trial and per issue.
     var key: String
+    /// Push is off: the `billing` category was disabled as of `fireAt` (or, before it fires, as of
+    /// the last event folded).
     var inAppOnly: Bool
     var cancelled = false
 }

@@ -31,6 +31,9 @@ public struct EventData: Sendable, Equatable {
     public var price: Money?
     public var currency: String?
     public var environment: StoreEnvironment?
+    /// A family member's access through Family Sharing (`purchase`, `renewal`): entitlement yes,
+    /// revenue and subscription start no. Absent means false.
+    public var familyShared: Bool?
     public var reason: String?
     public var graceExpires: Timestamp?
     /// When a paused subscription is due to resume (`pause`); the rules wait for the renewal that resumes it.

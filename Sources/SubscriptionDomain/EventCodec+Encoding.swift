@@ -41,6 +41,7 @@ extension EventCodec {
         str(.price, d.price?.description)
         str(.currency, d.currency)
         str(.environment, d.environment?.rawValue)
+        if let v = d.familyShared { key(EventField.familyShared.rawValue); out.append(contentsOf: (v ? "true" : "false").utf8) }
         str(.reason, d.reason)
         if let t = d.graceExpires { key(EventField.graceExpires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
         if let t = d.resumesAt { key(EventField.resumesAt.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }

@@ -236,14 +236,18 @@ public enum EventCodec {
                 throw EventDecodingError("field '\(name)': \(q) is out of range (accepted: \(ValueRanges.quantities.lowerBound) to \(ValueRanges.quantities.upperBound))")
             }
             d.quantity = q
-        case .trialEligible, .trialUsed:
+        case .trialEligible, .trialUsed, .familyShared:
             let v: Bool
             switch s.peek() {
             case 0x74: try s.literal("true"); v = true
             case 0x66: try s.literal("false"); v = false
             default: throw EventDecodingError("field '\(name)': expected true or false", column: s.i + 1)
             }
-            if field == .trialEligible { d.trialEligible = v } else { d.trialUsed = v }
+            switch field {
+            case .trialEligible: d.trialEligible = v
+            case .trialUsed: d.trialUsed = v
+            default: d.familyShared = v
+            }
         case .offer: d.offer = try tag(&s, name, Offer.self, "free_trial, intro or none")
         case .environment: d.environment = try tag(&s, name, StoreEnvironment.self, "production or sandbox")
         case .effective: d.effective = try tag(&s, name, ChangeTiming.self, "immediate or next_renewal")

@@ -1,6 +1,6 @@
 /// The `data` field names of the catalog. Frozen: the raw values are the storage contract.
 public enum EventField: String, Sendable, CaseIterable {
-    case product, transaction, originalTransaction, expires, offer, price, currency, environment
+    case product, transaction, originalTransaction, expires, offer, price, currency, environment, familyShared
     case reason, graceExpires, resumesAt, effective, to, quantity
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 

@@ -70,10 +70,11 @@ public struct PlanDecider: Sendable {
             let isTrial = e.data.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = e.data.environment ?? .production
-            let sub = Subscription(
+            var sub = Subscription(
                 product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
                 startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
                 price: e.data.price, currency: e.data.currency)
+            sub.familyShared = e.data.familyShared == true
             if env == .sandbox {
                 s.sandbox = sub
                 s.sandboxTransactions.append(txn)
@@ -81,6 +82,8 @@ public struct PlanDecider: Sendable {
             }
             s.everPurchased = true
             s.subscription = sub
+            // A family member's access: the organizer subscribed, not this user (no start, trial kept).
+            if sub.familyShared { return .familySharedAccess }
             s.markTrialUsed(group)
             if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
             return .purchaseStartsPro
@@ -95,6 +98,9 @@ public struct PlanDecider: Sendable {
                 else if sub.billingIssueAt != nil { rule = .billingRecovered }
                 else if sub.endedAt != nil || time > sub.expires { rule = .lateRenewal }
                 else { rule = .renewal }
+                // A renewal of another product (a change at renewal) without a price of its own is
+                // valued at that product's listed price, not the old period's.
+                if product != sub.product { sub.price = nil; sub.currency = nil }
                 sub.product = interned(product)
                 sub.group = group(of: product)
                 sub.transaction = txn
@@ -182,7 +188,10 @@ public struct PlanDecider: Sendable {
                     sub.pendingProduct = product
                     return .downgradeAtRenewal
                 }
-                sub.product = product
+                // The reported price was the old product's: from now on the new product's listed
+                // price applies (revenue's MRR), until a renewal reports one.
+                if product != sub.product { sub.price = nil; sub.currency = nil }
+                sub.product = interned(product)
                 sub.group = group(of: product)
                 if let expires { sub.expires = expires }
                 sub.pendingProduct = nil

@@ -34,10 +34,13 @@ extension PlanDecider {
         let status = status(s, at: instant)
         let sub = s.subscription
         let product = sub.flatMap { profile.product($0.product) }
-        let tierName = status.hasAccess ? (product?.tier ?? "free") : "free"
+        // A product the catalog does not list gives the profile's default, if it accepts such products.
+        let unknown = sub != nil && product == nil ? profile.unknownProductGrant : nil
+        let entitlement = product?.entitlement ?? unknown?.entitlement
+        let tierName = status.hasAccess ? (product?.tier ?? unknown?.tier ?? "free") : "free"
         return PlanView(
             user: s.user, planState: status.planState, graceReason: status.graceReason, graceEndsAt: status.graceEndsAt,
-            entitlements: status.hasAccess ? (product?.entitlement.map { [$0] } ?? []) : [],
+            entitlements: status.hasAccess ? (entitlement.map { [$0] } ?? []) : [],
             product: sub?.product, expiresAt: sub?.expires, autoRenew: sub.map { $0.autoRenew && $0.endedAt == nil && $0.pausedAt == nil },
             trialEligible: profile.trialDays > 0 && !s.trialUsedGroups.contains(profile.primaryGroup),
             credits: s.credits, billingIssue: status.billingIssue, badge: status.billingIssue ? 1 : 0,

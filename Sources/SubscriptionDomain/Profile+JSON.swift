@@ -56,6 +56,9 @@ extension Profile {
         try range(trialReminderLeadHours, ValueRanges.hours, "trialReminderLeadHours")
         try range(commissionPercent, ValueRanges.percents, "commissionPercent")
         try check(tier("free") != nil, "tiers", "must include a tier named free")
+        if let e = unknownProductEntitlement {
+            try check(products.contains { $0.entitlement == e }, "unknownProductEntitlement", "no product grants entitlement '\(e)'")
+        }
         var ids: Set<String> = []
         for (i, p) in products.enumerated() {
             try check(ids.insert(p.id).inserted, "products[\(i)].id", "duplicate product id '\(p.id)'")

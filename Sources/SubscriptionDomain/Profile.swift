@@ -18,8 +18,14 @@ public struct Profile: Sendable, Codable, Equatable {
     public var trialReminderLeadHours: Int
     /// The store's commission in percent (15 for the Small Business Program, 30 above it).
     public var commissionPercent: Int
-    /// Whether Family Sharing is supported (seed 004 SK-D05: not in V1 for Handz).
+    /// Whether Family Sharing is supported (seed 004 SK-D05: not in V1 for Handz; seed 003: on for
+    /// SportsTime). When false, an event marked `familyShared` is rejected at import.
     public var familySharing: Bool
+    /// What a product the catalog does not list gives: nil (the default, also for profile files
+    /// written before this field) rejects its purchases, renewals, product changes and credit packs
+    /// at import; an entitlement accepts them, giving that entitlement and the tier of the catalog's
+    /// products that grant it.
+    public var unknownProductEntitlement: String? = nil
     /// The scheme of paywall deep links, as in `handz://paywall?context=trialEnding`.
     public var deepLinkScheme: String
     public var trialEndingCopy: String

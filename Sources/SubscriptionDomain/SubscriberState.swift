@@ -27,6 +27,8 @@ public struct Subscription: Sendable, Equatable, Codable {
     /// Price of the current period, as reported.
     public var price: Money?
     public var currency: String?
+    /// A family member's access through Family Sharing: not a sale (no revenue, no MRR, no churn).
+    public var familyShared = false
 }
 
 /// Everything the log says about one user, folded in effect order.

@@ -85,9 +85,11 @@ enum ToolCommands {
             let profile = String(name.dropLast(6))
             let log = temp + "/" + profile
             Console.out("\n== \(profile) ==\n")
-            show(["import", "--log", log, folder + "/" + name])
+            // Each sample is imported under its own app's profile (the catalog check at the door).
+            let known = Profile.named(profile) != nil ? profile : "handz"
+            show(["import", "--log", log, "--profile", known, folder + "/" + name])
             guard profile == "handz" else {
-                show(["counts", "--log", log, "--profile", Profile.named(profile) != nil ? profile : "handz", "--at", at, "--format", "csv"])
+                show(["counts", "--log", log, "--profile", known, "--at", at, "--format", "csv"])
                 continue
             }
             for user in ["alice", "bob", "dora", "erin"] {

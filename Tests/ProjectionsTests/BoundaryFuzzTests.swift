@@ -176,7 +176,8 @@ import SubscriptionDomain
         for text in lines {
             var text = text
             let bytes = Array(text.utf8)
-            if case .events(let list)? = try? text.withUTF8({ b in try StorePayload.map(UnsafeRawBufferPointer(b), from: .canonical, profile: .howru) }) {
+            if case .events(let list)? = try? text.withUTF8({ b in try StorePayload.map(UnsafeRawBufferPointer(b), from: .canonical, profile: .howru) }),
+               (try? list.forEach { e throws(EventDecodingError) in try Profile.howru.checkCatalog(e) }) != nil {
                 admitted += list
             }
             if let e = try? EventCodec.decode(bytes), !legacy.contains(where: { $0.id == e.id }) {

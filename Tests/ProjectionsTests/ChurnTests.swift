@@ -72,6 +72,25 @@ import SubscriptionDomain
         #expect(back.churnedSubscribers == 0 && back.activeSubscriptions == 1 && back.churnRate == 0)
     }
 
+    /// Seed 000 §5.3 "Restore purchases on second device" / "User has old transaction but new user
+    /// account" (issue 20 item 3): a subscription moved to a new account is the same subscription,
+    /// not a loss. Neither the old account nor the new one is churned while it runs; when it lapses
+    /// on the new account, that one user is churned.
+    @Test func MirrorMate_RestorePurchases_aTransferToANewAccountIsNotChurn() throws {
+        let story = [
+            line("1", "purchase", "old", "2026-01-02T00:00:00Z",
+                 #"{"product":"com.mirrormate.premium.monthly","transaction":"m1","expires":"2026-02-02T00:00:00Z","price":"9.99","currency":"USD"}"#),
+            line("2", "transfer", "old", "2026-01-10T00:00:00Z", #"{"to":"new"}"#),
+        ]
+        let log = try TestLog(story, profile: .mirrormate)
+        let moved = try log.replay(at: "2026-01-20T00:00:00Z", profile: .mirrormate).revenue()
+        #expect(moved.activeSubscriptions == 1)
+        #expect(moved.churnedSubscribers == 0 && moved.churnRate == 0)
+        let lapsed = try log.replay(at: "2026-02-10T00:00:00Z", profile: .mirrormate).revenue()
+        #expect(lapsed.activeSubscriptions == 0)
+        #expect(lapsed.churnedSubscribers == 1 && lapsed.churnRate == 1)
+    }
+
     @Test func withNobodyPaidTheChurnRateIsZero() throws {
         let r = try TestLog(Array(Self.story.suffix(6))).replay(at: "2026-03-01T12:00:00Z").revenue()
         #expect(r.activeSubscriptions == 0 && r.activeTrials == 1)

@@ -8,7 +8,7 @@ import SubscriptionDomain
 /// exactly what a rebuild from the log folds, and a stale or damaged cache is never trusted.
 @Suite struct EventCaches {
     /// One event with every `data` field and an unknown one, beside the sample logs.
-    static let everyField = #"{"id":"x-1","type":"renewal","user":"zoe","time":"2026-01-09T10:00:00.250Z","source":"store","data":{"product":"handz.pro.monthly","transaction":"z-t2","originalTransaction":"z-t1","expires":"2026-02-09T10:00:00Z","offer":"intro","price":"4.99","currency":"EUR","environment":"sandbox","reason":"why","graceExpires":"2026-01-12T10:00:00Z","resumesAt":"2026-03-09T10:00:00.5Z","effective":"next_renewal","to":"amy","quantity":3,"context":"settings","sourceScreen":"home","planState":"pro","trialEligible":false,"trialUsed":true,"plan":"p","errorCode":"e","category":"billing","vendorNote":{"a":[1,"é\n"]}}}"#
+    static let everyField = #"{"id":"x-1","type":"renewal","user":"zoe","time":"2026-01-09T10:00:00.250Z","source":"store","data":{"product":"handz.pro.monthly","transaction":"z-t2","originalTransaction":"z-t1","expires":"2026-02-09T10:00:00Z","offer":"intro","price":"4.99","currency":"EUR","environment":"sandbox","familyShared":true,"reason":"why","graceExpires":"2026-01-12T10:00:00Z","resumesAt":"2026-03-09T10:00:00.5Z","effective":"next_renewal","to":"amy","quantity":3,"context":"settings","sourceScreen":"home","planState":"pro","trialEligible":false,"trialUsed":true,"plan":"p","errorCode":"e","category":"billing","vendorNote":{"a":[1,"é\n"]}}}"#
     /// A production subscription paused (the newest type and field), and one without `resumesAt`.
     static let paused = [
         #"{"id":"x-2","type":"purchase","user":"yan","time":"2026-01-03T10:00:00Z","source":"store","data":{"product":"handz.pro.monthly","transaction":"y-t1","expires":"2026-02-03T10:00:00Z","price":"9.99","currency":"USD"}}"#,
@@ -22,7 +22,7 @@ import SubscriptionDomain
         var out: [(TestLog, Profile)] = []
         for (name, profile) in [("handz", Profile.handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)] {
             let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
-            out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField] + paused), profile))
+            out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField] + paused, profile: profile.lenientDoor), profile))
         }
         out.append((try TestLog(PopulationGenerator(profile: .handz, users: 300, seed: 7).events().map { EventCodec.encode($0) }, batch: 100), .handz))
         out.append((try TestLog(story), .handz))

@@ -14,7 +14,7 @@ import SubscriptionDomain
         let samples: [(String, Profile)] = [("handz", .handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)]
         for (name, profile) in samples {
             let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
-            let log = try TestLog(text.split(separator: "\n").map(String.init))
+            let log = try TestLog(text.split(separator: "\n").map(String.init), profile: profile)
             out.append((profile, Array(try log.replay(at: "2026-02-06T12:00:00Z", profile: profile).users.folds)))
         }
         out.append((.handz, Array(try TestLog(story).replay(at: "2026-02-03T00:00:00Z").users.folds)))

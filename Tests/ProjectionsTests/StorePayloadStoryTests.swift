@@ -10,6 +10,8 @@ struct PayloadStory {
     let log: TestLog
     let summary: EventImporter.Summary
     let rejected: [EventImporter.Rejection]
+    /// The profile the story is imported and folded under.
+    let profile: Profile
 
     static let user = "6f1c2d3e-5a4b-4c3d-9e2f-0000000000bb"
     /// 2026-03-31T23:33:20Z in milliseconds.
@@ -17,10 +19,13 @@ struct PayloadStory {
     static let day: Int64 = 86_400_000
 
     /// Imports `lines` into `log` (a fresh one when nil).
-    init(_ source: PayloadSource, _ lines: [[String: Any]], batchSize: Int = 1000, into existing: TestLog? = nil) throws {
+    init(_ source: PayloadSource, _ lines: [[String: Any]], batchSize: Int = 1000, into existing: TestLog? = nil,
+         profile: Profile = .handz) throws {
         log = try existing ?? TestLog([])
+        self.profile = profile
         var importer = EventImporter(log: try EventLog(directory: log.path))
         importer.source = source
+        importer.profile = profile
         importer.batchSize = batchSize
         var s = EventImporter.Summary()
         var sink = RejectedLineCollector()
@@ -40,7 +45,7 @@ struct PayloadStory {
     }
 
     func snapshot(days: Double, includeSandbox: Bool = false) throws -> LedgerSnapshot {
-        var o = ReplayOptions(profile: .handz, asOf: Self.at(days: days))
+        var o = ReplayOptions(profile: profile, asOf: Self.at(days: days))
         o.includeSandbox = includeSandbox
         return try Replay.run(directory: log.path, options: o)
     }
@@ -214,7 +219,7 @@ struct PayloadStory {
             S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
             S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade,
                     renewal: ["appAccountToken": S.user, "autoRenewProductId": "handz.pro.max", "productId": "handz.pro.max"]),
-        ])
+        ], profile: StoreStories.profile)
         #expect(story.rejected.isEmpty, "\(story.rejected)")
         let upgraded = try story.snapshot(days: 35)
         #expect(upgraded.plan(of: S.user).planState == .pro && upgraded.plan(of: S.user).product == "handz.pro.max")
@@ -224,7 +229,7 @@ struct PayloadStory {
             S.apple("as-1", "SUBSCRIBED", "INITIAL_BUY"),
             S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade),
             S.apple("as-3", "REFUND", signed: S.t0 + 12 * S.day, tx: upgrade.merging(["revocationDate": S.t0 + 12 * S.day, "revocationReason": 1]) { $1 }),
-        ])
+        ], profile: StoreStories.profile)
         #expect(refunded.rejected.isEmpty, "\(refunded.rejected)")
         let after = try refunded.snapshot(days: 13)
         #expect(after.plan(of: S.user).planState == .free, "a refund of the current (upgrade) transaction ends access")
@@ -332,7 +337,7 @@ struct PayloadStory {
             S.apple("as-2", "DID_CHANGE_RENEWAL_PREF", "UPGRADE", signed: S.t0 + 10 * S.day, tx: upgrade),
             // The old transaction, marked isUpgraded, reported expired at its own end.
             S.apple("as-3", "EXPIRED", "VOLUNTARY", signed: S.t0 + 30 * S.day, tx: ["isUpgraded": true]),
-        ])
+        ], profile: StoreStories.profile)
         #expect(story.rejected.isEmpty, "\(story.rejected)")
         #expect(story.summary.skipped == ["EXPIRED (upgraded transaction)": 1])
         #expect(try story.snapshot(days: 35).plan(of: S.user).planState == .pro)

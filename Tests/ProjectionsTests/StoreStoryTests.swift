@@ -13,10 +13,14 @@ import SubscriptionDomain
         return url.path
     }()
 
+    /// Handz with a second tier, `handz.pro.max`, that the stories upgrade to (events/stores/profile.json).
+    static let profile = try! Profile.decode(json: [UInt8](FileManager.default.contents(atPath: root + "/events/stores/profile.json")!))
+
     static func log(_ file: String, _ source: PayloadSource) throws -> (TestLog, EventImporter.Summary) {
         let log = try TestLog([])
         var importer = EventImporter(log: try EventLog(directory: log.path))
         importer.source = source
+        importer.profile = profile
         var summary = EventImporter.Summary()
         try importer.importLines([UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + file)!), file: file, into: &summary)
         return (log, summary)
@@ -33,9 +37,9 @@ import SubscriptionDomain
         // expiration. The second: an upgrade charged at once, then refunded. The third (RevenueCat
         // and canonical only): an anonymous trial, then a login and its conversion, kept under the
         // anonymous id the ledger knew first.
-        let decider = PlanDecider(profile: .handz)
+        let decider = PlanDecider(profile: Self.profile)
         func timeline(_ l: TestLog, _ user: String) throws -> UserTimeline {
-            try Replay.history(log: try EventLog(directory: l.path, access: .read), user: user, options: ReplayOptions(profile: .handz, asOf: .init(nanoseconds: .max))).timeline
+            try Replay.history(log: try EventLog(directory: l.path, access: .read), user: user, options: ReplayOptions(profile: Self.profile, asOf: .init(nanoseconds: .max))).timeline
         }
         let users: [(String, [(String, TestLog)], Set<PlanState>)] = [
             ("6f1c2d3e-5a4b-4c3d-9e2f-000000000001", [("appstore", apple), ("revenuecat", rc)], [.guest, .trial, .pro, .proGrace, .free]),

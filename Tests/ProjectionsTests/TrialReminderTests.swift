@@ -43,4 +43,22 @@ import SubscriptionDomain
             #expect(try Self.reminders(story, at: instant) == ["refunded cancelled", "reordered cancelled", "revoked cancelled", "transferred cancelled"], "\(instant)")
         }
     }
+
+    /// Seed 004 CH27 L203–L204: the user's billing setting *when the reminder fires* decides its
+    /// channels (issue 20 item 4); the in-app reminder always stays. A switch after it fired
+    /// changes nothing: it was sent.
+    @Test func CH27_L203_theBillingSwitchIsReadWhenTheReminderFiresNotWhenItIsScheduled() throws {
+        let off = #"{"category":"billing"}"#
+        let story = [
+            // Trial on day 0, billing disabled on day 2: the reminder of day 5 goes in-app only.
+            Self.trial("1", "disabled-later"), line("2", "notifications_disabled", "disabled-later", "2026-01-07T00:00:00Z", off),
+            // Disabled before the trial, enabled again before the reminder fires: push and in-app.
+            line("3", "notifications_disabled", "enabled-later", "2026-01-04T00:00:00Z", off), Self.trial("4", "enabled-later"),
+            line("5", "notifications_enabled", "enabled-later", "2026-01-08T00:00:00Z", off),
+            // Disabled after the reminder fired: it was sent by push.
+            Self.trial("6", "disabled-after"), line("7", "notifications_disabled", "disabled-after", "2026-01-11T00:00:00Z", off),
+        ]
+        let channels = try TestLog(story).replay(at: "2026-02-01T00:00:00Z").notifications().map { "\($0.user) \($0.channels)" }
+        #expect(channels == [#"disabled-after ["push", "in_app"]"#, #"disabled-later ["in_app"]"#, #"enabled-later ["push", "in_app"]"#])
+    }
 }

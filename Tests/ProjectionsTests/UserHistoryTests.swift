@@ -39,7 +39,7 @@ import SubscriptionDomain
             line("1", "purchase", "old", "2026-01-01T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#),
             line("2", "purchase", "new", "2026-01-02T00:00:00Z", #"{"product":"handz.pro.yearly","transaction":"n1","expires":"2027-01-02T00:00:00Z"}"#),
             line("3", "transfer", "old", "2026-01-10T00:00:00Z", #"{"to":"new"}"#),
-        ])
+        ], profile: Profile.handz.lenientDoor)
         let h = try Self.history(log, "new", at: "2026-01-11T00:00:00Z")
         #expect(h.transfersIn.count == 1)
         let view = Self.plan(h, at: "2026-01-11T00:00:00Z")
@@ -53,7 +53,7 @@ import SubscriptionDomain
             line("1", "purchase", "old", "2026-01-01T00:00:00Z", #"{"product":"new","transaction":"t1","expires":"2026-02-01T00:00:00Z"}"#),
             line("2", "transfer", "old", "2026-01-10T00:00:00Z", #"{"to":"newer"}"#),
             line("3", "paywall_viewed", "new", "2026-01-05T00:00:00Z", #"{"context":"onboarding"}"#),
-        ])
+        ], profile: Profile.handz.lenientDoor)
         let h = try Self.history(log, "new", at: "2026-01-11T00:00:00Z")
         #expect(h.transfersIn.isEmpty)
         #expect(Self.plan(h, at: "2026-01-11T00:00:00Z").planState == .guest)
@@ -66,7 +66,7 @@ import SubscriptionDomain
         var compared = 0
         for (name, profile) in samples {
             let text = String(decoding: FileManager.default.contents(atPath: root + name + ".jsonl")!, as: UTF8.self)
-            let log = try TestLog(text.split(separator: "\n").map(String.init))
+            let log = try TestLog(text.split(separator: "\n").map(String.init), profile: profile)
             for at in ["2026-01-20T00:00:00Z", "2026-03-01T00:00:00Z", "2026-12-31T00:00:00Z"] {
                 let snapshot = try log.replay(at: at, profile: profile)
                 for user in snapshot.userIDs {

@@ -9,7 +9,7 @@ import Testing
         #"{"id":"\#(id)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":\#(data)}"#
     }
     static func purchase(_ txn: String, expires: String, _ extra: String = "") -> String {
-        #"{"product":"handz.pro.monthly","transaction":"\#(txn)","expires":"\#(expires)"\#(extra)}"#
+        #"{"product":"howru_premium_monthly","transaction":"\#(txn)","expires":"\#(expires)"\#(extra)}"#
     }
 
     /// Good lines: each value at the edge of its range.

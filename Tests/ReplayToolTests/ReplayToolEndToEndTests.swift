@@ -37,7 +37,7 @@ import Testing
 
     @Test func cacheWritesTheEventCacheAndRebuildsAnswerTheSame() throws {
         let s = Scratch()
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 0)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 0)
         let before = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
         let built = Tool.run(["cache", "--log", s.log, "--format", "json"])
         #expect(built.status == 0)
@@ -59,7 +59,7 @@ import Testing
 
     @Test func storePayloadsImportWithSkippedTypesCountedAndBadPayloadsNamed() throws {
         let s = Scratch()
-        let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "events/stores/appstore-story.jsonl"])
+        let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "--profile", "events/stores/profile.json", "events/stores/appstore-story.jsonl"])
         #expect(apple.status == 0 && apple.out == "appended 12, duplicates 1, rejected 0, skipped 1 (TEST 1)\n")
         let bad = s.path + "/bad.jsonl"
         try (#"{"notificationType":"DID_RENEW","notificationUUID":"z","signedDate":1,"data":{"signedTransactionInfo":"eyJ.bm90IGpzb24.sig"}}"# + "\n"
@@ -86,7 +86,7 @@ import Testing
         #expect(k.err.contains(keyless + ":2: notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken"))
         let signed = Tool.run(["import", "--log", s.log, "--from", "appstore", raw])
         #expect(signed.status == 0 && signed.out == "appended 1, duplicates 0, rejected 0, skipped 0\n1 line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
-        let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "events/stores/revenuecat-story.jsonl", "--format", "json"])
+        let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "--profile", "events/stores/profile.json", "events/stores/revenuecat-story.jsonl", "--format", "json"])
         let o = Tool.json(rc.out) as! [String: Any]
         #expect(o["appended"] as? Int == 13 && o["skipped"] as? Int == 1 && (o["skippedByType"] as? [String: Int]) == ["TEST": 1])
         #expect(Tool.run(["import", "--log", s.log, "--from", "stripe", bad]).status == 2)
@@ -94,7 +94,7 @@ import Testing
 
     @Test func exportPrintsMetadataAndReimportsToTheSameLog() throws {
         let s = Scratch()
-        Tool.run(["import", "--log", s.log, "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")
+        Tool.run(["import", "--log", s.log, "--profile", "howru", "events/howru.jsonl"], now: "2026-03-01T00:00:00Z")
         let export = Tool.run(["export", "--log", s.log])
         let lines = export.out.split(separator: "\n")
         #expect(lines.count == 10)
@@ -103,7 +103,7 @@ import Testing
         let path = s.path + "/export.jsonl"
         try export.out.write(toFile: path, atomically: true, encoding: .utf8)
         let copy = s.path + "/copy"
-        #expect(Tool.run(["import", "--log", copy, path], now: "2026-03-01T00:00:00Z").out == "appended 10, duplicates 0, rejected 0\n")
+        #expect(Tool.run(["import", "--log", copy, "--profile", "howru", path], now: "2026-03-01T00:00:00Z").out == "appended 10, duplicates 0, rejected 0\n")
         #expect(Tool.run(["export", "--log", copy]).out == export.out)
     }
 
@@ -260,14 +260,14 @@ import Testing
         #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
         // The committed records checked before damage are counted: here the handz batch, whole, then damage in the next one.
         let two = Queries.handzLog()
-        Tool.run(["import", "--log", two.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", two.log, "--profile", "tomo", "events/tomo.jsonl"])
         let last = try Self.lastSegment(two.log)
         var both = [UInt8](FileManager.default.contents(atPath: last)!)
         both[both.count - 30] ^= 0x01
         _ = FileManager.default.createFile(atPath: last, contents: Data(both))
         let json = Tool.json(Tool.run(["verify", "--log", two.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["intact"] as? Bool == false)
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
     }
 
     /// The last segment file of the log at `log`.
@@ -279,7 +279,7 @@ import Testing
         let s = Queries.handzLog()
         // A crash during the second import, before its checkpoint: the checkpoint still names record 43.
         let checkpoint = FileManager.default.contents(atPath: s.log + "/segments/committed-head")!
-        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         let segment = try Self.lastSegment(s.log)
         let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
@@ -288,7 +288,7 @@ import Testing
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
         #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)
         #expect(verify["committedPosition"] as? Int == 43)
-        let r = Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        let r = Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         #expect(r.status == 0 && r.err.contains("recovered the log"))
         #expect(r.out == "appended 4, duplicates 0, rejected 0\n")
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
@@ -298,7 +298,7 @@ import Testing
         let s = Queries.handzLog()
         let before = try Self.lastSegment(s.log)
         let short = FileManager.default.contents(atPath: before)!
-        Tool.run(["import", "--log", s.log, "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
         // The segment as it was before the committed second import: whole frames, 4 committed records gone.
         _ = FileManager.default.createFile(atPath: before, contents: short)
         let r = Tool.run(["verify", "--log", s.log])
@@ -306,7 +306,7 @@ import Testing
         let json = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["tail"] is NSNull, "what follows is never called a tail to cut")
         #expect(Tool.run(["counts", "--log", s.log]).status == 1)
-        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
         #expect(FileManager.default.contents(atPath: before) == short, "lost records are reported, never papered over")
     }
 

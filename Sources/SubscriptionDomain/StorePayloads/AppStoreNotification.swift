@@ -79,6 +79,8 @@ enum AppStoreNotification {
             // Kept for the reader (the rules do not use them): the offer code, and whether this
             // transaction was upgraded away from.
             d.extra += [t.extra("offerIdentifier", as: "offerIdentifier"), t.extra("isUpgraded", as: "isUpgraded")].compactMap { $0 }
+            // A family member's transaction (Family Sharing): access, not a sale.
+            if try t.string("inAppOwnershipType") == "FAMILY_SHARED" { d.familyShared = true }
         }
 
         switch type {

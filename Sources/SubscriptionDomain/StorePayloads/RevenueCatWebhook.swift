@@ -47,6 +47,8 @@ enum RevenueCatWebhook {
             // Kept for the reader (the rules and revenue do not use them yet): the offer code, and the
             // share of the price the developer keeps after the store's fee.
             d.extra += [e.extra("offer_code", as: "offerCode"), e.extra("takehome_percentage", as: "takehomePercentage")].compactMap { $0 }
+            // A family member's access (Family Sharing): access, not a sale.
+            if e.fields["is_family_share"] as? Bool == true { d.familyShared = true }
         }
         let purchased = try e.time("purchased_at_ms") ?? stamp
 
