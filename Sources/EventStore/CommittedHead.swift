@@ -73,14 +73,17 @@ final class CommittedHeadWriter {
         if case .head(let reading) = current { nextSlot = 1 - reading.slot } else { nextSlot = 0 }
     }
 
-    /// Writes `head` durably (the caller has already fsynced the records it names).
+    /// Writes `head` durably (the caller has already fsynced the records it names). The first
+    /// write of a new file also fsyncs the folder, so the file's name is as durable as its bytes.
     func write(_ head: LogHead) throws {
+        let created = self.file == nil && !PlatformDirectory.exists(path)
         let file = try self.file ?? PlatformFile(path: path, mode: .createReadWrite)
         self.file = file
         try CommittedHead.slot(head).withUnsafeBytes { (b) throws in
             try file.writeAll(b, at: nextSlot * CommittedHead.slotSize)
         }
         try file.sync()
+        if created { try PlatformDirectory.sync(DurableFile.Replacement.parent(of: path)) }
         nextSlot = 1 - nextSlot
     }
 }

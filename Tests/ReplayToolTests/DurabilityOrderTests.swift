@@ -28,6 +28,7 @@ import Testing
         var path: String
         var isSegment: Bool { path.hasSuffix(".seg") }
         var isCheckpoint: Bool { path.hasSuffix("/segments/committed-head") }
+        var isSegmentFolder: Bool { path.hasSuffix("/segments") }
         var description: String { "\(name)(\((path as NSString).lastPathComponent))" }
     }
 
@@ -43,7 +44,7 @@ import Testing
                   let gt = fields[lt...].firstIndex(of: ">") else { return nil }
             return Call(name: String(fields[..<open]), path: String(fields[fields.index(after: lt)..<gt]))
         }
-        return (r, calls.filter { $0.isSegment || $0.isCheckpoint })
+        return (r, calls.filter { $0.isSegment || $0.isCheckpoint || $0.isSegmentFolder })
     }
 
     /// Checks the order around every checkpoint write; returns how many checkpoint writes there were.
@@ -82,6 +83,18 @@ import Testing
         let (second, more) = try Self.traced(["import", "--log", s.log, "events/handz.jsonl"], in: s)
         #expect(second.status == 0, "\(second.err)")
         #expect(Self.checkOrder(more, "existing log") >= 1, "\(more)")
+    }
+
+    /// The checkpoint file's name is made durable with its first bytes: after its first
+    /// fdatasync the segments folder is fsynced (else a power loss could leave a log with records
+    /// and no checkpoint, which reads as one written before checkpoints existed).
+    @Test(.enabled(if: DurabilityOrder.canTrace))
+    func aNewCheckpointFilesFolderEntryIsSyncedAfterItsFirstWrite() throws {
+        let s = Scratch()
+        let (r, calls) = try Self.traced(["import", "--log", s.log, "events/handz.jsonl"], in: s)
+        #expect(r.status == 0, "\(r.err)")
+        let firstSync = try #require(calls.firstIndex { $0.isCheckpoint && $0.name == "fdatasync" }, "\(calls)")
+        #expect(calls[firstSync...].contains { $0.isSegmentFolder && $0.name == "fsync" }, "\(calls)")
     }
 
     /// A log whose checkpoint is missing (written before it existed) or behind the records: the
