@@ -50,6 +50,11 @@ struct CommittedHead {
         return .head(best)
     }
 
+    /// The damage of a log that ends at `end`, before the committed head `line`: committed records were lost.
+    static func lostRecords(end: UInt64, line: LogHead, path: String) -> EventStoreError {
+        EventStoreError(.damaged, "committed records were lost: the log ends at position \(end) but position \(line.position) was committed (segments/\(fileName))", path: path, position: end + 1)
+    }
+
     /// One slot's bytes for `head`.
     static func slot(_ head: LogHead) -> [UInt8] {
         var s = magic

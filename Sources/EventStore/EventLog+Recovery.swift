@@ -40,7 +40,7 @@ extension EventLog {
             try scan(segment: i, isLast: i == names.count - 1)
         }
         if let line = committedHead, head.position < line.position, options.readThrough.map({ $0 >= line.position }) ?? true {
-            throw EventStoreError(.damaged, "committed records were lost: the log ends at position \(head.position) but position \(line.position) was committed (segments/\(CommittedHead.fileName))", path: segments.last?.path ?? segmentDirectory, position: head.position + 1)
+            throw CommittedHead.lostRecords(end: head.position, line: line, path: segments.last?.path ?? segmentDirectory)
         }
     }
 

@@ -43,7 +43,7 @@ public enum LogVerifier {
         report.committedHead = line
         defer {
             if report.damage == nil, let line, report.head.position < line.position {
-                report.damage = EventStoreError(.damaged, "committed records were lost: the log ends at position \(report.head.position) but position \(line.position) was committed (segments/\(CommittedHead.fileName))", path: folder, position: report.head.position + 1)
+                report.damage = CommittedHead.lostRecords(end: report.head.position, line: line, path: folder)
                 report.tail = nil   // what follows the last commit is no torn tail here: it is never cut
             }
         }
@@ -129,8 +129,6 @@ public enum LogVerifier {
                     }
                     if report.tail == nil { report.tail = "\(uncommitted) whole record(s) of a batch that was never committed, in \(path)" }
                 }
-                report.head = committed
-                report.records = committed.position
             }
         }
     }
