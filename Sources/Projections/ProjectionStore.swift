@@ -134,9 +134,6 @@ public struct ProjectionStore {
         let log = try Self.openForScans(logDirectory)
         try afterOpeningLog?()
         let head = log.head.position
-        guard let headHash = try log.chainHash(at: head) else {
-            throw ProjectionError(position: head, reason: "the log's head record could not be read")
-        }
         var users: UserPartitions
         var refresh: Refresh
         if let stored = load(log: log) {
@@ -159,8 +156,9 @@ public struct ProjectionStore {
             users = try Replay.run(directory: logDirectory, options: foldOptions, through: head).users
             refresh = Refresh(recordsRead: Int(head), rebuilt: true, position: head)
         }
-        if refresh.recordsRead > 0 || refresh.rebuilt {
-            // The projection is a cache of the log: if it cannot be saved, the answer stands and the next query folds again.
+        // The projection is a cache of the log: if it cannot be saved, the answer stands and the next query folds again.
+        // (The head's chain hash is looked up only here: a query with nothing new writes nothing.)
+        if refresh.recordsRead > 0 || refresh.rebuilt, let headHash = try? log.chainHash(at: head) {
             try? write(Stored(codeVersion: Self.codeVersion, fingerprint: fingerprint, position: head, hash: headHash, users: users))
         }
         return (users, refresh, log)
