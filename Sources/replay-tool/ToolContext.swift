@@ -42,6 +42,15 @@ enum Common {
         return n
     }
 
+    /// `--partition p/N`, checked at the door (N from 1 to `StreamPartition.maxCount`, p below N).
+    static func partition(_ a: ParsedArguments) throws -> StreamPartition? {
+        guard let v = a.value("--partition") else { return nil }
+        switch StreamPartition.parse(v) {
+        case .success(let p): return p
+        case .failure(let e): throw ToolError.usage("--partition \(e.message)")
+        }
+    }
+
     static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
 
     /// The instant analytics fold up to: the end of the window if one is given, else `--at`.
