@@ -42,7 +42,8 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a, indexes: false), user: user, options: ReplayOptions(profile: profile, asOf: at))
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user), indexes: false)
+        let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
         case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
@@ -76,7 +77,8 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a, indexes: false), user: user, options: ReplayOptions(profile: profile, asOf: at),
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user), indexes: false)
+        let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at),
                                          knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []
         var json: [JSON] = []
@@ -132,8 +134,7 @@ enum QueryCommands {
         options: Common.query + window
     ) { a in
         let format = try Common.format(a)
-        let snapshot = try Common.replay(a, asOf: try Common.windowEnd(a))
-        let counts = snapshot.counts()
+        let counts = LedgerSnapshot.mergingCounts(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
         case .json: Console.out(JSON.object(names.map { ($0, .int(counts[$0] ?? 0)) }).rendered + "\n")
@@ -147,7 +148,7 @@ enum QueryCommands {
         positionals: nil, options: Common.query + window
     ) { a in
         let format = try Common.format(a)
-        let report = try Common.replay(a, asOf: try Common.windowEnd(a)).funnel()
+        let report = FunnelReport.merging(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.funnel() })
         func stepsJSON(_ steps: [FunnelReport.Step]) -> JSON {
             .array(steps.map { .object([("name", .string($0.name)), ("users", .int($0.users)), ("rate", .double($0.rate))]) })
         }
@@ -182,7 +183,7 @@ enum QueryCommands {
         name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.query
     ) { a in
         let format = try Common.format(a)
-        let list = try Common.replay(a, asOf: try Common.at(a)).notifications()
+        let list = ScheduledNotification.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.notifications() })
         switch format {
         case .json:
             Console.out(JSON.array(list.map { n in .object([
@@ -198,14 +199,16 @@ enum QueryCommands {
 
     static let diff = CommandSpec(
         name: "diff", summary: "users whose state differs under two profiles (--profile A --profile B) as of --at", positionals: nil,
-        options: [Common.log, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
+        options: [Common.logs, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
     ) { a in
         let names = a.all("--profile")
         guard names.count == 2 else { throw ToolError.usage("diff needs --profile A --profile B") }
         let format = try Common.format(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
-        let differences = RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa), try Common.replay(a, asOf: at, profile: pb))
+        let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
+            RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa, directory: dir), try Common.replay(a, asOf: at, profile: pb, directory: dir))
+        })
         switch format {
         case .json:
             Console.out(JSON.array(differences.map { d in .object([
@@ -227,7 +230,7 @@ enum QueryCommands {
         positionals: nil, options: Common.query + window
     ) { a in
         let format = try Common.format(a)
-        let r = try Common.replay(a, asOf: try Common.at(a)).revenue()
+        let r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
         switch format {
         case .json:
             Console.out(JSON.object([
