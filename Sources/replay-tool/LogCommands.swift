@@ -108,6 +108,7 @@ enum LogCommands {
                 ("bytes", .int(report.bytes)), ("headPosition", .int(Int(report.head.position))), ("headHash", .string(report.head.hash.description)),
                 ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
                 ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
+                ("partition", .text(report.partition?.description)),
             ]).rendered + "\n")
         } else {
             Console.out("""
@@ -122,6 +123,7 @@ enum LogCommands {
             } else if report.records > 0 {
                 Console.out("committed: no checkpoint yet (the next append writes segments/committed-head)\n")
             }
+            if let p = report.partition { Console.out("partition: \(p) (\(StreamPartition.partitionerName); every stream checked to be in it)\n") }
             if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
             Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
         }

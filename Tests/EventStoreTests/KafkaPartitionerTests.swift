@@ -107,6 +107,20 @@ import Testing
         #expect(try EventLog.declaredPartition(directory: clean.path) == StreamPartition(index: 2, of: 3)!)
     }
 
+    @Test func verifyChecksEveryStreamAgainstTheDeclaredPartition() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(directory: dir.path)
+        try log.append(records(users(in: 0, of: 2, 4), prefix: "a"))
+        try log.claim(StreamPartition(index: 0, of: 2)!)
+        let clean = LogVerifier.verify(directory: dir.path)
+        #expect(clean.isIntact && clean.partition == StreamPartition(index: 0, of: 2)!)
+        // A folder whose declaration was edited (or whose segments were copied in) is damage, named.
+        writeFileBytes(dir.path + "/partition", bytes("kafka-murmur2 1/2\n"))
+        let edited = LogVerifier.verify(directory: dir.path)
+        #expect(!edited.isIntact && edited.damage?.path == dir.path + "/partition")
+        #expect(edited.damage?.message.contains("not in 1/2") == true)
+    }
+
     @Test func aDamagedDeclarationIsNamedNotIgnored() throws {
         let dir = TemporaryDirectory()
         let log = try EventLog(directory: dir.path)
