@@ -36,7 +36,7 @@ for N in 1 2 4 8; do
     p=0
     while [ "$p" -lt "$N" ]; do
         if [ "$N" -gt 1 ]; then
-            input=$(ls "$DIR/n$N"/partition-*.jsonl | sed -n "$((p + 1))p")
+            input="$DIR/n$N/partition-$p.jsonl"   # N ≤ 10: one digit, no padding
         else
             input="$DIR/all.jsonl"
         fi
