@@ -84,7 +84,8 @@ extension ScheduledNotification {
     /// The schedules of several partitions as one, in schedule order. (A user is in one
     /// partition, so entries that tie are one user's, from one list, and keep its order.)
     public static func merging(_ parts: [[ScheduledNotification]]) -> [ScheduledNotification] {
-        parts.flatMap { $0 }.sorted(by: inScheduleOrder)
+        if parts.count == 1 { return parts[0] }   // already in schedule order
+        return parts.flatMap { $0 }.sorted(by: inScheduleOrder)
     }
 }
 
