@@ -149,7 +149,7 @@ struct SeriesWalker {
     }
 
     /// The user's first paid period (a purchase that starts Pro, or a trial's conversion) opens
-    /// their retention cohort: they are checked one, two… periods later.
+    /// their retention cohort: they are checked one, two… periods (of that product) later.
     private mutating func startRetention(after e: Event) {
         guard paidStart == nil, fold.state.rule == .purchaseStartsPro || fold.state.rule == .trialConverted,
               let sub = fold.state.subscription, !sub.familyShared, options.inWindow(e.time),
@@ -157,7 +157,9 @@ struct SeriesWalker {
         paidStart = e.time
         flows[SeriesBuckets.day(of: e.time), default: SeriesDay()].subscribers += 1
         for n in 1...SeriesReplay.retentionPeriods {
-            let at = PopulationGenerator.addMonths(n * months, to: e.time)
+            // Checked once the store's renewal for that period had its time to arrive (the
+            // unverified grace): a user still waiting for it is not counted as kept.
+            let at = PopulationGenerator.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace
             guard at <= options.asOf else { break }
             retention.append((at, n))
         }
