@@ -20,7 +20,7 @@ public enum ReportPage {
         <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>
         <dt>log head</dt><dd>position \(r.headPosition), hash <code>\(e(r.headHash))</code></dd>
         </dl>
-        <p class="note">Every figure is what <code>replay-tool counts|funnel|revenue|notifications --at \(e(r.instant.description))</code> (and the same with <code>--by week</code> or <code>--by month</code>) prints for this log at this head; definitions in docs/rules.md.</p>
+        <p class="note">Every figure is what <code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code> (and the same with <code>--by week</code> or <code>--by month</code>) prints for this log at this head; definitions in docs/rules.md.</p>
 
         """
         h += section("Paywall funnel by context", funnelCharts(r.funnel))
@@ -32,7 +32,10 @@ public enum ReportPage {
         h += section("Revenue as of the instant", revenueTable(r.revenue))
         h += section("Event counts", countsTable(r.counts))
         h += section("Notification schedule", notificationTable(r.notifications))
-        if let c = r.comparison { h += section("Rule change: \(r.profile) → \(c.profile)", diffTable(c.differences, a: r.profile, b: c.profile)) }
+        if let c = r.comparison {
+            let (a, b) = (profileLabel(r.profile), profileLabel(c.profile))
+            h += "<section><h2>Rule change: \(a) → \(b)</h2>\n\(diffTable(c.differences, a: a, b: b))\n</section>\n"
+        }
         return h + "</body></html>\n"
     }
 
@@ -233,13 +236,17 @@ public enum ReportPage {
         return t + "</table>"
     }
 
+    /// A profile's name or path, as a label (not a figure).
+    static func profileLabel(_ p: String) -> String { "<span data-label=\"profile\">\(HumanFormat.escaped(p))</span>" }
+
+    /// `a` and `b` are labels already escaped.
     static func diffTable(_ d: [PlanDifference], a: String, b: String) -> String {
         let e = HumanFormat.escaped
         var t = "<p>\(ReportValue.int("diff|count", d.count).span) user(s) in a different state as of the instant.</p>"
         guard !d.isEmpty else { return t }
-        t += "<table><tr><th>user</th><th>differs in</th><th>A: \(e(a))</th><th>B: \(e(b))</th></tr>"
+        t += "<table><tr><th>user</th><th>differs in</th><th>A: \(a)</th><th>B: \(b)</th></tr>"
         for x in d.prefix(50) {
-            t += "<tr><td>\(e(x.user))</td><td>\(e(x.fields.joined(separator: ", ")))</td><td>\(e(x.a.planState.rawValue))</td><td>\(e(x.b.planState.rawValue))</td></tr>"
+            t += "<tr><td data-label=\"user\">\(e(x.user))</td><td>\(e(x.fields.joined(separator: ", ")))</td><td>\(e(x.a.planState.rawValue))</td><td>\(e(x.b.planState.rawValue))</td></tr>"
         }
         if d.count > 50 { t += "<tr><td colspan=\"4\" class=\"empty\">and more: <code>replay-tool diff</code> lists them all</td></tr>" }
         return t + "</table>"
