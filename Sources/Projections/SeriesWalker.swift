@@ -172,9 +172,10 @@ struct SeriesWalker {
         let day = SeriesBuckets.day(of: start)
         while let first = retention.first, limit.map({ first.at < $0 }) ?? true {
             retention.removeFirst()
-            let active = SubscriberStock.of(fold.state, books: fold.books, decider: decider, at: first.at).active
+            // Kept: in a paid period then (pro); a billing or unverified grace does not count as kept.
+            let kept = decider.status(fold.state, at: first.at).planState == .pro && fold.state.subscription?.familyShared != true ? 1 : 0
             flows[day, default: SeriesDay()].retentionMeasured[first.period - 1] += 1
-            flows[day, default: SeriesDay()].retentionKept[first.period - 1] += active
+            flows[day, default: SeriesDay()].retentionKept[first.period - 1] += kept
         }
     }
 

@@ -60,8 +60,8 @@ struct SVGChart {
         }
         s += "<line x1=\"\(f(left))\" x2=\"\(f(left))\" y1=\"\(f(top))\" y2=\"\(f(top + plotH))\" stroke=\"#888\"/>"
         s += "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(y(0)))\" y2=\"\(f(y(0)))\" stroke=\"#888\"/>"
-        // Category labels: at most about ten, evenly spaced.
-        let every = max(1, Int((Double(categories.count) / 10).rounded(.up)))
+        // Category labels: at most seven, evenly spaced (a date is about 70 pixels wide).
+        let every = max(1, Int((Double(categories.count) / 7).rounded(.up)))
         for (i, c) in categories.enumerated() where i % every == 0 {
             s += "<text data-label=\"date\" x=\"\(f(x(i)))\" y=\"\(f(top + plotH + 16))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">\(e(c))</text>"
         }
