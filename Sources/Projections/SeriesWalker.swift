@@ -119,7 +119,8 @@ struct SeriesWalker {
     /// `through`): the timers of the state and the arrivals of transferred subscriptions.
     private mutating func advance(before limit: Timestamp, through: Bool) {
         while true {
-            var next = decider.timers(effectiveState(at: cursor), after: cursor, upTo: limit).first
+            var next = incoming.isEmpty ? decider.timers(fold.state, after: cursor, upTo: limit).first
+                : decider.timers(effectiveState(at: cursor), after: cursor, upTo: limit).first
             for i in incoming where i.time > cursor && i.time <= limit { next = min(next ?? i.time, i.time) }
             guard let n = next, through || n < limit else { return }
             cursor = n
@@ -129,7 +130,9 @@ struct SeriesWalker {
 
     /// Records the change of the user's stocks at `t`, if any.
     private mutating func sample(at t: Timestamp) {
-        let s = SubscriberStock.of(effectiveState(at: t), books: fold.books, decider: decider, at: t)
+        // (The fold's own state is read in place: a copy costs a dozen reference counts.)
+        let s = incoming.isEmpty ? SubscriberStock.of(fold.state, books: fold.books, decider: decider, at: t)
+            : SubscriberStock.of(effectiveState(at: t), books: fold.books, decider: decider, at: t)
         guard s != stock else { return }
         let key = stockKey(t)
         let (old, sign) = (stock, sign)

@@ -14,14 +14,14 @@ public struct ReportInput: Sendable {
     public var counts: [String: Int]
     public var funnel: FunnelReport
     public var revenue: RevenueReport
-    public var notifications: [ScheduledNotification]
+    public var notifications: NotificationSummary
     public var weekly: LedgerSeries
     public var monthly: LedgerSeries
     /// With a second profile: its name and the users whose plan differs under it.
     public var comparison: (profile: String, differences: [PlanDifference])?
 
     public init(logs: [String], profile: String, instant: Timestamp, headPosition: UInt64, headHash: String,
-                counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: [ScheduledNotification],
+                counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: NotificationSummary,
                 weekly: LedgerSeries, monthly: LedgerSeries, comparison: (profile: String, differences: [PlanDifference])? = nil) {
         self.logs = logs
         self.profile = profile

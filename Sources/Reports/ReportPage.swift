@@ -223,14 +223,14 @@ public enum ReportPage {
 
     /// Entries by kind and status (cancelled: a trial that ended early drops its reminder), and
     /// how many go in-app only (push off).
-    static func notificationTable(_ list: [ScheduledNotification]) -> String {
+    static func notificationTable(_ n: NotificationSummary) -> String {
         var t = "<table><tr><th>kind</th><th>due</th><th>scheduled</th><th>cancelled (suppressed)</th><th>in-app only</th></tr>"
         for kind in [ScheduledNotification.Kind.trialEnding, .paymentFailed] {
             t += "<tr><td>\(kind.rawValue)</td>"
             for status in [ScheduledNotification.Status.due, .scheduled, .cancelled] {
-                t += ReportValue.int("notifications|kind=\(kind.rawValue)&status=\(status.rawValue)", list.filter { $0.kind == kind && $0.status == status }.count).cell()
+                t += ReportValue.int("notifications|kind=\(kind.rawValue)&status=\(status.rawValue)", n.count(kind, status)).cell()
             }
-            t += ReportValue.int("notifications|kind=\(kind.rawValue)&channels=in_app", list.filter { $0.kind == kind && $0.channels == ["in_app"] }.count).cell()
+            t += ReportValue.int("notifications|kind=\(kind.rawValue)&channels=in_app", n.inAppOnly[kind] ?? 0).cell()
             t += "</tr>"
         }
         return t + "</table>"

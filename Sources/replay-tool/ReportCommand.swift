@@ -29,7 +29,7 @@ enum ReportCommand {
         let input = ReportInput(
             logs: [Common.logDirectory(a)], profile: names.first ?? profile.name, instant: at,
             headPosition: totals.head.position, headHash: totals.head.hash.description,
-            counts: snapshot.counts(), funnel: snapshot.funnel(), revenue: snapshot.revenue(), notifications: snapshot.notifications(),
+            counts: snapshot.counts(), funnel: snapshot.funnel(), revenue: snapshot.revenue(), notifications: snapshot.notificationSummary(),
             weekly: weekly, monthly: monthly, comparison: comparison)
         let page = Data(ReportPage.html(input).utf8)
         do {
