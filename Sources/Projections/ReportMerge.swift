@@ -95,3 +95,41 @@ extension RuleDiff {
         parts.flatMap { $0 }.sorted { $0.user < $1.user }
     }
 }
+
+extension LedgerSeries {
+    /// The series of several partitions, cut into the same buckets (the same `by`, `from` and
+    /// `to`: give every partition's pass the same start): each bucket's counts, revenue, funnel
+    /// and retention merged as the plain reports are. Nil when the buckets differ.
+    public static func merging(_ parts: [LedgerSeries]) -> LedgerSeries? {
+        guard let first = parts.first, parts.allSatisfy({ $0.buckets == first.buckets && $0.rows.count == first.rows.count }) else { return nil }
+        if parts.count == 1 { return first }
+        let rows = first.rows.indices.map { i in
+            let bucket = parts.map { $0.rows[i] }
+            return Bucket(start: first.rows[i].start, end: first.rows[i].end,
+                          counts: LedgerSnapshot.mergingCounts(bucket.map(\.counts)),
+                          revenue: RevenueReport.merging(bucket.map(\.revenue)),
+                          funnel: FunnelReport.merging(bucket.map(\.funnel)),
+                          retention: Retention.merging(bucket.map(\.retention)))
+        }
+        return LedgerSeries(buckets: first.buckets, rows: rows)
+    }
+}
+
+extension LedgerSeries.Retention {
+    /// Retention of several partitions' cohorts: subscribers, measured and retained summed per
+    /// period, each rate recomputed.
+    public static func merging(_ parts: [LedgerSeries.Retention]) -> LedgerSeries.Retention {
+        var periods: [Int: (Int, Int)] = [:]
+        for part in parts {
+            for p in part.periods {
+                periods[p.period, default: (0, 0)].0 &+= p.measured
+                periods[p.period, default: (0, 0)].1 &+= p.retained
+            }
+        }
+        return LedgerSeries.Retention(
+            subscribers: parts.reduce(0) { $0 &+ $1.subscribers },
+            periods: periods.filter { $0.value.0 > 0 }.sorted { $0.key < $1.key }.map {
+                LedgerSeries.Period(period: $0.key, measured: $0.value.0, retained: $0.value.1, rate: Double($0.value.1) / Double($0.value.0))
+            })
+    }
+}

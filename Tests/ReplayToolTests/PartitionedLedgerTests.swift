@@ -33,7 +33,7 @@ import Darwin
     static func logs(_ dirs: [String]) -> [String] { dirs.flatMap { ["--log", $0] } }
 
     /// Every report's JSON over these logs: counts (all and a window), funnel (a window too),
-    /// revenue, notifications, diff (billing grace 3 vs 7 days).
+    /// revenue, notifications, diff (billing grace 3 vs 7 days), and series of counts, revenue and funnel.
     static func reports(_ dirs: [String], grace7: String) -> [String: String] {
         let l = logs(dirs)
         let asked: [String: [String]] = [
@@ -45,6 +45,10 @@ import Darwin
             "revenue later": ["revenue", "--at", "2026-08-01T00:00:00Z"],
             "notifications": ["notifications", "--at", at],
             "diff": ["diff", "--profile", "handz", "--profile", grace7, "--at", at],
+            // Series (issue 19): each partition cut into the same buckets, from the earliest first event of all.
+            "counts by week": ["counts", "--by", "week", "--at", at],
+            "revenue by month": ["revenue", "--by", "month", "--at", at],
+            "funnel by week": ["funnel", "--by", "week", "--from", "2026-02-01T00:00:00Z", "--to", "2026-04-01T00:00:00Z"],
         ]
         return asked.mapValues { tool($0 + l + ["--format", "json"]).out }
     }
