@@ -133,3 +133,15 @@ extension LedgerSeries.Retention {
             })
     }
 }
+
+extension NotificationSummary {
+    /// The schedule counts of several partitions: summed per kind and status.
+    public static func merging(_ parts: [NotificationSummary]) -> NotificationSummary {
+        var out = NotificationSummary()
+        for part in parts {
+            for (kind, statuses) in part.byStatus { for (status, n) in statuses { out.byStatus[kind, default: [:]][status, default: 0] &+= n } }
+            for (kind, n) in part.inAppOnly { out.inAppOnly[kind, default: 0] &+= n }
+        }
+        return out
+    }
+}

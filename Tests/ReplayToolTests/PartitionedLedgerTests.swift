@@ -92,6 +92,17 @@ import Darwin
             }
             // Each partition alone answers differently (the merge is not a copy of one log's answer).
             if n > 1 { #expect(Self.reports([dirs[0]], grace7: grace7)["counts"] != single["counts"]) }
+            // The HTML report over the partitions is the single log's page but for the logs and their heads.
+            if n == 4 {
+                func page(_ dirs: [String], _ name: String) throws -> (all: String, figures: String) {
+                    Self.tool(["report"] + Self.logs(dirs) + ["--profile", "handz", "--profile", grace7, "--at", Self.at, "--out", s.path + "/" + name])
+                    let html = try String(contentsOfFile: s.path + "/" + name, encoding: .utf8)
+                    return (html, html.split(separator: "\n").filter { !$0.contains("<dt>log") }.joined(separator: "\n"))
+                }
+                let one = try page([s.path + "/single"], "single.html"), merged = try page(dirs, "merged.html")
+                #expect(merged.figures == one.figures && one.figures.contains("data-k=\"diff|count\""))
+                #expect(merged.all.components(separatedBy: "<dt>log head</dt>").count == 5, "one head line per partition")
+            }
         }
     }
 
