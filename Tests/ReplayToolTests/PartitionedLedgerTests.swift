@@ -189,6 +189,17 @@ import Darwin
         }
         for bad in ["0", "10001", "-3", "two"] { Self.tool(["partition", "--of", bad, "-"], status: 2, stdin: line) }
         Self.tool(["partition", "-"], status: 2, stdin: line)
+        // A bad line is named, kept verbatim and left out of every file; the good lines go on, verbatim.
+        let good = FollowImport.line("g", user: "someone") + "\r\n" + FollowImport.line("h", user: "u")
+        let split = Self.tool(["partition", "--of", "2", "--out", s.path + "/split", "--format", "json", "-"], status: 1,
+                              stdin: good.replacingOccurrences(of: "\r\n", with: "\r\n{\"id\":\"bad\"}\n") + "\n")
+        #expect(split.err.contains("<stdin>:2: "))
+        #expect(Substring(split.out).json["rejected"] as? Int == 1)
+        let files = (0..<2).map { (try? String(contentsOfFile: s.path + "/split/partition-\($0).jsonl", encoding: .utf8)) ?? "" }
+        #expect(files.joined().utf8.split(separator: 0x0A).count == 2 && !files.joined().contains("bad"))
+        #expect(files[KafkaVectors.partition(of: "someone", count: 2)].contains(FollowImport.line("g", user: "someone") + "\r\n"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: s.path + "/split/rejected").filter { $0.hasSuffix(".jsonl") }
+        #expect(kept.count == 1 && (try? String(contentsOfFile: s.path + "/split/rejected/" + kept[0], encoding: .utf8)) == "{\"id\":\"bad\"}\n")
         #expect(!FileManager.default.fileExists(atPath: s.log), "a refused import made the log")
         let p = KafkaVectors.partition(of: "u", count: 2)
         Self.tool(["import", "--log", s.log, "--partition", "\(p)/2", "-"], stdin: line)
