@@ -48,6 +48,14 @@ import Testing
             #expect(StreamPartition(declaration: Array(bad.utf8)) == nil, "\(bad)")
         }
     }
+
+    @Test func aDeclarationWithoutItsNewlineIsNotReadAsAShorterOne() {
+        // Cut before its newline, "kafka-murmur2 1/23" must not read as the valid "1/2" (nor 12/23 as "12/2").
+        for cut in ["kafka-murmur2 1/23", "kafka-murmur2 0/10", "kafka-murmur2 3/45"] {
+            #expect(StreamPartition(declaration: Array(cut.utf8)) == nil, "\(cut)")
+            #expect(StreamPartition(declaration: Array((cut + "\n").utf8)) != nil, "\(cut)")
+        }
+    }
 }
 
 @Suite struct PartitionDeclaration {
@@ -82,6 +90,17 @@ import Testing
         // Claiming the same partition again is fine; another one is refused.
         try other.claim(p)
         #expect(throws: EventStoreError.self) { try other.claim(StreamPartition(index: 1, of: 8)!) }
+    }
+
+    @Test func aBatchWithAForeignStreamAnywhereIsRefusedWhole() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(directory: dir.path)
+        try log.claim(StreamPartition(index: 1, of: 4)!)
+        // The foreign stream last, after streams of the partition: nothing of the batch goes in.
+        let batch = records(users(in: 1, of: 4, 3) + users(in: 1, of: 4, 1, inside: false), prefix: "a")
+        #expect(throws: EventStoreError.self) { try log.append(batch) }
+        #expect(log.head.position == 0)
+        #expect(try EventLog(directory: dir.path).head.position == 0)
     }
 
     @Test func aHandleOpenedBeforeAnotherClaimedIsHeldToTheClaim() throws {

@@ -60,6 +60,56 @@ import SubscriptionDomain
         #expect(merged.trialsStarted == 101 && merged.trialsConverted == 11)
     }
 
+    @Test func reducedCommissionSalesOfEveryPartitionLowerTheMergedNet() throws {
+        // Sales whose store reports takehomePercentage (RevenueCat) net that share, in whichever partition their user is.
+        let users = (0..<12).map { "u\($0)" }
+        let lines = users.enumerated().flatMap { i, u in
+            [line("p\(i)", "purchase", u, "2026-01-0\(1 + i % 9)T10:00:00Z",
+                  #"{"product":"handz.pro.monthly","transaction":"t\#(i)","expires":"2026-02-01T10:00:00Z","price":"9.99","currency":"USD"\#(i % 3 == 0 ? "" : #","takehomePercentage":0.7"#)}"#)]
+                + (i % 4 == 1 ? [line("r\(i)", "refund", u, "2026-01-20T10:00:00Z", #"{"transaction":"t\#(i)"}"#)] : [])
+        }
+        let single = try TestLog(lines)
+        let parts = try (0..<3).map { p in try TestLog(lines.filter { l in users.contains { l.contains("\"user\":\"\($0)\"") && KafkaPartitioner.partition(of: $0, count: 3) == p } }) }
+        let one = try single.replay(at: "2026-01-25T00:00:00Z").revenue()
+        let each = try parts.map { try $0.replay(at: "2026-01-25T00:00:00Z").revenue() }
+        #expect(each.filter { !$0.takehomeAdjustments.isEmpty }.count >= 2, "reduced-commission sales in several partitions")
+        #expect(RevenueReport.merging(each) == one)
+        // 6 sales kept at 70 % of 9.99 and 3 at 85 % (two reduced-commission sales and one other were refunded).
+        #expect(one.lines.first?.net == Money.parse("67.4325")!)
+    }
+
+    @Test func notificationSummariesOfPartitionsSumEveryKindStatusAndInAppOnlyCount() throws {
+        // Eight subscribers whose payment fails; the even ones turned billing notifications off (in-app only).
+        let users = (0..<8).map { "n\($0)" }
+        func lines(_ keep: (String) -> Bool) -> [String] {
+            users.enumerated().filter { keep($0.element) }.flatMap { i, u in
+                [line("p\(i)", "purchase", u, "2026-01-01T10:00:00Z", #"{"product":"handz.pro.monthly","transaction":"t\#(i)","expires":"2026-02-01T10:00:00Z","price":"9.99","currency":"USD"}"#),
+                 line("b\(i)", "billing_issue", u, "2026-02-01T10:00:00Z")]
+                    + (i % 2 == 0 ? [line("d\(i)", "notifications_disabled", u, "2026-01-02T10:00:00Z", #"{"category":"billing"}"#)] : [])
+            }
+        }
+        let single = try TestLog(lines { _ in true })
+        let parts = try (0..<2).map { p in try TestLog(lines { KafkaPartitioner.partition(of: $0, count: 2) == p }) }
+        let one = try single.replay(at: "2026-02-02T00:00:00Z").notificationSummary()
+        let each = try parts.map { try $0.replay(at: "2026-02-02T00:00:00Z").notificationSummary() }
+        #expect(each.allSatisfy { $0.inAppOnly[.paymentFailed, default: 0] > 0 }, "in-app-only entries in both partitions")
+        #expect(one.inAppOnly[.paymentFailed] == 4)
+        #expect(NotificationSummary.merging(each) == one)
+    }
+
+    @Test func mergedSchedulesGoByFireTimeThenUserThenPaymentFailedFirst() {
+        let t = Timestamp.parse("2026-03-01T09:00:00Z")!, later = Timestamp.parse("2026-03-01T09:00:01Z")!
+        func n(_ user: String, _ kind: ScheduledNotification.Kind, _ at: Timestamp) -> ScheduledNotification {
+            ScheduledNotification(user: user, kind: kind, fireAt: at, deepLink: "", copy: "", channels: ["push", "in_app"], status: .scheduled)
+        }
+        // Each partition's list is in schedule order already; entries of different partitions tie on the fire time.
+        let partA = [n("u2", .trialEnding, t), n("u3", .paymentFailed, t), n("u3", .trialEnding, t)]
+        let partB = [n("u1", .trialEnding, t), n("u1", .paymentFailed, later)]
+        let merged = ScheduledNotification.merging([partA, partB])
+        #expect(merged.map { "\($0.user) \($0.kind.rawValue)" } == ["u1 trial_ending", "u2 trial_ending", "u3 payment_failed", "u3 trial_ending", "u1 payment_failed"])
+        #expect(ScheduledNotification.merging([partB, partA]) == merged)
+    }
+
     @Test func revenueNetIsRoundedOnceOnTheMergedTotal() {
         // 30 % of one micro-unit rounds to 0 in each partition, but 30 % of two rounds to 1.
         func part(_ active: Int, churned: Int) -> RevenueReport {
