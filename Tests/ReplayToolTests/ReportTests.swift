@@ -168,6 +168,9 @@ import Testing
         let html = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!html.lowercased().contains("nan") && !html.contains("inf"))
         #expect(Self.checkTiedNumbers(html, log: s.log) > 20)
+        // A week with nothing to divide is a gap in the rate charts, not a point at zero.
+        #expect(html.contains("revenue-week|/buckets/0/activeSubscriptions"))
+        #expect(!(0..<10).contains { html.contains("revenue-week|/buckets/\($0)/churnRate") || html.contains("funnel-week|/buckets/\($0)/trial/rate") })
         for by in ["day", "week", "month"] {
             let r = Tool.run(["revenue", "--log", s.log, "--by", by, "--at", Self.instant, "--format", "json"])
             #expect(r.status == 0 && !r.out.contains("nan"))
