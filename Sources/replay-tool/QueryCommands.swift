@@ -229,7 +229,7 @@ enum QueryCommands {
         let r: RevenueReport
         if a.has("--from") || a.has("--to") {
             // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
-            r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0).windowRevenue() })
+            r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
         } else {
             r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
         }

@@ -25,14 +25,16 @@ enum SeriesCommands {
         return (series, totals)
     }
 
-    /// One series pass, as of `--to` (or `at`, `--at`, now).
-    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil, directory: String? = nil) throws -> SeriesTotals {
+    /// One series pass, as of `--to` (or `at`, `--at`, now). `--from` not before that end is a usage
+    /// error for a series; the plain `revenue` window passes `emptyWindow` (an empty window, as `counts` has).
+    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil, directory: String? = nil,
+                    emptyWindow: Bool = false) throws -> SeriesTotals {
         let directory = directory ?? Common.logDirectory(a)
         try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
         let to = try at ?? Common.windowEnd(a)
         let from = try Common.time(a, "--from")
-        if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
+        if let from, from >= to, !emptyWindow { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
         var options = ReplayOptions(profile: profile, asOf: to)
         options.from = from
         options.to = to
