@@ -63,7 +63,7 @@ extension EventCache {
             return nil
         }
 
-        /// Reads the user's next event into `e` (every field but the user); returns its log position and
+        /// Reads the user's next event into `e` (of `e`'s user); returns its log position and
         /// when the log recorded it (milliseconds), or nil after their last event.
         mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
             guard eventsLeft > 0 else {
@@ -73,7 +73,8 @@ extension EventCache {
             eventsLeft -= 1
             let position = try r.varint()
             guard position >= 1, position <= head.position else { throw r.unreadable("log position \(position) of \(head.position)") }
-            let recorded = try readBody(into: &e)
+            let (event, recorded) = try readBody(user: e.user)
+            e = event
             guard r.offset <= blockEnd else { throw r.unreadable("a user's events run \(r.offset - blockEnd) bytes past their block") }
             return (position, recorded)
         }

@@ -61,7 +61,7 @@ extension Replay {
                 guard own != nil || (recipient != nil && contains(record.payload, needle)) else { return }
                 let stored = StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded))
                 if let own { streams[own, default: []].append(stored) }
-                if let recipient, stored.event.type == .transfer, stored.event.data.to == recipient {
+                if let recipient, case .transfer(let t) = stored.event.data, t.to == recipient {
                     transfers[stored.event.user, default: []].append(stored)
                 }
             }

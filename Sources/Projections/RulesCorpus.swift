@@ -26,13 +26,13 @@ enum RulesCorpus {
         let other = profile.products.last { $0.kind == .autoRenewable }?.id ?? subscription
         let pack = profile.products.first { $0.kind == .consumable }
         var out: [Event] = []
-        func add(_ user: String, _ day: Double, _ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
-            var d = EventData()
+        func add(_ user: String, _ day: Double, _ type: EventType, _ set: (inout EventFields) -> Void = { _ in }) {
+            var d = EventFields()
             set(&d)
-            out.append(Event(id: "corpus-\(out.count)", type: type, user: user, time: Self.day(day), source: type.isStoreEvent ? .store : .client, data: d))
+            out.append(Event(id: "corpus-\(out.count)", type: type, user: user, time: Self.day(day), source: type.isStoreEvent ? .store : .client, fields: d))
         }
         func buy(_ user: String, _ day: Double, _ txn: String, days: Double, offer: Offer = .none, product: String? = nil,
-                 set: (inout EventData) -> Void = { _ in }) {
+                 set: (inout EventFields) -> Void = { _ in }) {
             add(user, day, .purchase) {
                 $0.product = product ?? subscription; $0.transaction = txn; $0.offer = offer
                 $0.expires = Self.day(day + days)

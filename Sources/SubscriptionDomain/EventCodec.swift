@@ -14,17 +14,14 @@ public enum EventCodec {
     }
 
     /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
+    /// The `data` fields are read into slots (the type may come after them), then the type takes its own.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
-        var event = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
-        try decode(line, into: &event)
-        return event
-    }
-
-    /// Decodes one line into `event`, field by field in place (no intermediate copies).
-    static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) throws(EventDecodingError) {
         var s = JSONScanner(line)
         try s.expect(0x7B, "'{' (an event is a JSON object)")
         var seen: UInt16 = 0
+        var (id, user, type, time, source) = ("", "", EventType.accountCreated, Timestamp(nanoseconds: 0), EventSource?.none)
+        var fields = EventFields()
+        var present: UInt32 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {
                 let key: TopField
@@ -37,12 +34,12 @@ public enum EventCodec {
                 seen |= bit
                 let label = FieldLabel.top(key)
                 switch key {
-                case .id: event.id = try nonEmptyString(&s, label)
-                case .user: event.user = try nonEmptyString(&s, label)
-                case .type: event.type = try tag(&s, label, EventType.self) { "unknown event type '\($0)'" }
-                case .time: event.time = try timestamp(&s, label)
-                case .source: event.source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
-                case .data: try decodeData(&s, into: &event.data)
+                case .id: id = try nonEmptyString(&s, label)
+                case .user: user = try nonEmptyString(&s, label)
+                case .type: type = try tag(&s, label, EventType.self) { "unknown event type '\($0)'" }
+                case .time: time = try timestamp(&s, label)
+                case .source: source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
+                case .data: present = try decodeData(&s, into: &fields)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
                 case .recorded: _ = try timestamp(&s, label)
@@ -59,9 +56,14 @@ public enum EventCodec {
                 throw EventDecodingError("missing required field '\(required.name)'")
             }
         }
-        if let field = event.type.firstMissingField(in: event.data) {
-            throw EventDecodingError("type '\(event.type.rawValue)' requires data.\(field.rawValue)")
+        let table = type.fields
+        if let field = table.firstMissing(present) {
+            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field.rawValue)")
         }
+        guard let event = Event(id: id, user: user, time: time, source: source, type: type, taking: &fields, present: present) else {
+            throw EventDecodingError("type '\(type.rawValue)' lacks a required field")
+        }
+        return event
     }
 
     /// Decodes one line given as a string.
@@ -151,11 +153,13 @@ public enum EventCodec {
         return v
     }
 
-    private static func decodeData(_ s: inout JSONScanner, into d: inout EventData) throws(EventDecodingError) {
+    /// Reads the `data` object into `d`; returns the bits of the catalog fields present (not null).
+    private static func decodeData(_ s: inout JSONScanner, into d: inout EventFields) throws(EventDecodingError) -> UInt32 {
         guard s.peek() == 0x7B else { throw EventDecodingError("field 'data': expected an object", column: s.i + 1) }
         s.i += 1
-        if s.peek() == 0x7D { s.i += 1; return }
+        if s.peek() == 0x7D { s.i += 1; return 0 }
         var seen: UInt32 = 0
+        var present: UInt32 = 0
         var extraNames: Set<String> = []
         while true {
             let fieldIndex: Int
@@ -168,7 +172,7 @@ public enum EventCodec {
                 d.extra.append(.init(name: name, rawJSON: String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[range]), as: UTF8.self)))
                 if s.peek() == 0x2C { s.i += 1; continue }
                 try s.expect(0x7D, "',' or '}'")
-                return
+                return present
             }
             let field = EventField.cases[fieldIndex]
             let bit = UInt32(1) << UInt32(fieldIndex)
@@ -177,45 +181,36 @@ public enum EventCodec {
             if s.peek() == 0x6E {
                 try s.literal("null")
             } else {
-                try decodeField(field, &s, &d)
+                d[field] = try decodeValue(field, &s)
+                present |= bit
             }
             if s.peek() == 0x2C { s.i += 1; continue }
             try s.expect(0x7D, "',' or '}'")
-            return
+            return present
         }
     }
 
-    private static func decodeField(_ field: EventField, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
+    /// Reads one field's value as its kind says.
+    private static func decodeValue(_ field: EventField, _ s: inout JSONScanner) throws(EventDecodingError) -> FieldValue {
         let name = FieldLabel.data(field)
-        switch field {
-        case .product: d.product = try nonEmptyString(&s, name)
-        case .transaction: d.transaction = try nonEmptyString(&s, name)
-        case .originalTransaction: d.originalTransaction = try nonEmptyString(&s, name)
-        case .reason: d.reason = try s.text(try stringToken(&s, name))
-        case .to: d.to = try nonEmptyString(&s, name)
-        case .context: d.context = try s.text(try stringToken(&s, name))
-        case .sourceScreen: d.sourceScreen = try s.text(try stringToken(&s, name))
-        case .planState: d.planState = try s.text(try stringToken(&s, name))
-        case .plan: d.plan = try s.text(try stringToken(&s, name))
-        case .category: d.category = try nonEmptyString(&s, name)
-        case .errorCode:
-            if s.peek() == 0x22 { d.errorCode = try s.text(try s.string()) } else {
-                let r = try s.skipValue(depth: 1)
-                guard let _ = Int(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)) else {
-                    throw EventDecodingError("field '\(name)': expected a string or an integer")
-                }
-                d.errorCode = String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
+        switch field.kind {
+        case .identifier, .name: return .string(try nonEmptyString(&s, name))
+        case .text: return .string(try s.text(try stringToken(&s, name)))
+        case .code:
+            if s.peek() == 0x22 { return .string(try s.text(try s.string())) }
+            let r = try s.skipValue(depth: 1)
+            guard let _ = Int(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)) else {
+                throw EventDecodingError("field '\(name)': expected a string or an integer")
             }
-        case .expires: d.expires = try timestamp(&s, name)
-        case .graceExpires: d.graceExpires = try timestamp(&s, name)
-        case .resumesAt: d.resumesAt = try timestamp(&s, name)
+            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self))
+        case .time: return .time(try timestamp(&s, name))
         case .currency:
             let c = try s.text(try stringToken(&s, name))
             guard c.utf8.count == 3, c.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
                 throw EventDecodingError("field '\(name)': '\(c)' is not an ISO 4217 code such as USD")
             }
-            d.currency = c
-        case .price:
+            return .string(c)
+        case .money:
             guard s.peek() == 0x22 else { throw EventDecodingError("field '\(name)': expected a decimal string such as \"9.99\" (money is never a JSON number)", column: s.i + 1) }
             let t = try s.string()
             guard let m = s.withBytes(t, { Money.parse($0) }) else {
@@ -225,7 +220,7 @@ public enum EventCodec {
                 }
                 throw EventDecodingError("field '\(name)': '\(text)' is not a decimal amount such as 9.99")
             }
-            d.price = m
+            return .money(m)
         case .quantity:
             let at = s.i
             guard s.peek() != 0x22, let q = try s.number(), q >= 1 else {
@@ -235,22 +230,16 @@ public enum EventCodec {
             guard q <= 1_000_000_000 else {
                 throw EventDecodingError("field '\(name)': \(q) is out of range (accepted: \(ValueRanges.quantities.lowerBound) to \(ValueRanges.quantities.upperBound))")
             }
-            d.quantity = q
-        case .trialEligible, .trialUsed, .familyShared:
-            let v: Bool
+            return .int(q)
+        case .bool:
             switch s.peek() {
-            case 0x74: try s.literal("true"); v = true
-            case 0x66: try s.literal("false"); v = false
+            case 0x74: try s.literal("true"); return .bool(true)
+            case 0x66: try s.literal("false"); return .bool(false)
             default: throw EventDecodingError("field '\(name)': expected true or false", column: s.i + 1)
             }
-            switch field {
-            case .trialEligible: d.trialEligible = v
-            case .trialUsed: d.trialUsed = v
-            default: d.familyShared = v
-            }
-        case .offer: d.offer = try tag(&s, name, Offer.self, "free_trial, intro or none")
-        case .environment: d.environment = try tag(&s, name, StoreEnvironment.self, "production or sandbox")
-        case .effective: d.effective = try tag(&s, name, ChangeTiming.self, "immediate or next_renewal")
+        case .offer: return .offer(try tag(&s, name, Offer.self, "free_trial, intro or none"))
+        case .environment: return .environment(try tag(&s, name, StoreEnvironment.self, "production or sandbox"))
+        case .timing: return .timing(try tag(&s, name, ChangeTiming.self, "immediate or next_renewal"))
         }
     }
 }
