@@ -72,9 +72,9 @@ extension EventCache.Reader {
             guard bit < C.fieldsByCode.count, let field = C.fieldsByCode[bit] else { throw r.unreadable("data mask \(mask)") }
             present |= C.fieldBits[bit]
             switch field.kind {
-            case .identifier: fields[field] = .string(try r.string())
-            case .name, .text, .code, .currency: fields[field] = .string(try sharedString())
-            case .time: fields[field] = .time(try r.time())
+            case .identifier: fields.set(field, string: try r.string())
+            case .name, .text, .code, .currency: fields.set(field, string: try sharedString())
+            case .time: fields.set(field, time: try r.time())
             case .money: fields[field] = .money(try r.money())
             case .quantity: fields[field] = .int(try r.int())
             case .bool: fields[field] = .bool(try r.bool())

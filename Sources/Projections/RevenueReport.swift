@@ -44,17 +44,17 @@ extension LedgerSnapshot {
         var gross = FewKeys<Money>(), refunded = FewKeys<Money>(), mrr = FewKeys<Money>(), adjustment = FewKeys<Money>()
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
         users.forEachFold { f in
-            for a in f.pointee.books.gross { gross[a.currency, default: .zero] += a.money }
-            for a in f.pointee.books.refunded { refunded[a.currency, default: .zero] += a.money }
-            for a in f.pointee.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
-            if f.pointee.trialStartedAt != nil { started += 1 }
-            if f.pointee.trialConverted { converted += 1 }
-            switch decider.status(f.pointee.state, at: options.asOf).planState {
+            for a in f.books.gross { gross[a.currency, default: .zero] += a.money }
+            for a in f.books.refunded { refunded[a.currency, default: .zero] += a.money }
+            for a in f.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
+            if f.trialStartedAt != nil { started += 1 }
+            if f.trialConverted { converted += 1 }
+            switch decider.status(f.state, at: options.asOf).planState {
             case .pro, .proGrace:
                 // A family member holds access, not a subscription: neither active nor in MRR.
-                if f.pointee.state.subscription?.familyShared == true { break }
+                if f.state.subscription?.familyShared == true { break }
                 active += 1
-                if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
+                if let sub = f.state.subscription, let product = profile.product(sub.product),
                    let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
                     // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
                     let c = sub.currency ?? product.currency
@@ -63,7 +63,7 @@ extension LedgerSnapshot {
             case .trial:
                 trials += 1
             case .free, .guest:
-                if Self.isChurned(f.pointee) { churned += 1 }
+                if Self.isChurned(f) { churned += 1 }
             }
         }
         let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()

@@ -42,7 +42,9 @@ public struct Event: Sendable, Equatable {
     /// field is missing.
     public init?(id: String, user: String, time: Timestamp, source: EventSource?, type: EventType, taking fields: inout EventFields, present: UInt32) {
         guard let data = EventData(type: type, taking: &fields) else { return nil }
-        self.init(id: id, user: user, time: time, source: source, data: data, extra: EventData.Extra(leftover: &fields, present: present & ~type.fields.mask))
+        let offType = present & ~type.fields.mask
+        let extra = offType == 0 && fields.extra.isEmpty ? EventData.Extra() : EventData.Extra(leftover: &fields, present: offType)
+        self.init(id: id, user: user, time: time, source: source, data: data, extra: extra)
     }
 
     /// Every `data` field the line holds, the type's and off-type ones, by name: for the import

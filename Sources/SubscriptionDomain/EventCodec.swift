@@ -56,12 +56,9 @@ public enum EventCodec {
                 throw EventDecodingError("missing required field '\(required.name)'")
             }
         }
-        let table = type.fields
-        if let field = table.firstMissing(present) {
-            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field.rawValue)")
-        }
         guard let event = Event(id: id, user: user, time: time, source: source, type: type, taking: &fields, present: present) else {
-            throw EventDecodingError("type '\(type.rawValue)' lacks a required field")
+            let field = type.fields.firstMissing(present)
+            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field?.rawValue ?? "?")")
         }
         return event
     }
@@ -181,7 +178,12 @@ public enum EventCodec {
             if s.peek() == 0x6E {
                 try s.literal("null")
             } else {
-                d[field] = try decodeValue(field, &s)
+                switch field.kind {
+                case .identifier, .name: d.set(field, string: try nonEmptyString(&s, .data(field)))
+                case .text: d.set(field, string: try s.text(try stringToken(&s, .data(field))))
+                case .time: d.set(field, time: try timestamp(&s, .data(field)))
+                case .code, .currency, .money, .quantity, .bool, .offer, .environment, .timing: d[field] = try decodeValue(field, &s)
+                }
                 present |= bit
             }
             if s.peek() == 0x2C { s.i += 1; continue }

@@ -4,25 +4,26 @@
 /// `cancellation`) is checked as its field, kept in `EventData.Extra`, written back where the
 /// encoder always wrote it, and ignored by the rules.
 public struct FieldTable: Sendable {
-    public let required: [EventField]
-    public let optional: [EventField]
-    /// The bits of `required`, and of all the fields.
+    /// The bits (`EventField.bit`) of the required fields, and of all the type's fields: two
+    /// words, so that the decoder's check copies nothing.
     let requiredMask: UInt32
     let mask: UInt32
 
     init(required: [EventField] = [], optional: [EventField] = []) {
-        self.required = required
-        self.optional = optional
         requiredMask = required.reduce(0) { $0 | $1.bit }
         mask = (required + optional).reduce(0) { $0 | $1.bit }
     }
 
     /// No fields.
     static let none = FieldTable()
-    /// All the fields, required first.
-    public var all: [EventField] { required + optional }
+    /// The required fields, in the catalog's order.
+    public var required: [EventField] { EventField.cases.filter { requiredMask & $0.bit != 0 } }
+    /// The optional fields, in the catalog's order.
+    public var optional: [EventField] { EventField.cases.filter { mask & ~requiredMask & $0.bit != 0 } }
+    /// All the fields, in the catalog's order.
+    public var all: [EventField] { EventField.cases.filter { mask & $0.bit != 0 } }
 
-    /// The first required field (in `required` order) not in `present`, if any.
+    /// The first required field (in the catalog's order) not in `present`, if any.
     func firstMissing(_ present: UInt32) -> EventField? {
         guard present & requiredMask != requiredMask else { return nil }
         return required.first { present & $0.bit == 0 }

@@ -6,14 +6,12 @@ public struct PlanDecider: Sendable {
     final class Rules: Sendable {
         let profile: Profile
         let groups: [String: String]
-        let productIDs: [String: String]
         let listedPrices: [String: ListedPrice]
         init(_ profile: Profile) {
             self.profile = profile
             listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
                                       uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
-            productIDs = Dictionary(profile.products.map { ($0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
         }
     }
     let rules: Rules
@@ -34,9 +32,6 @@ public struct PlanDecider: Sendable {
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }
-
-    /// The profile's own copy of a product id, so that a million subscriptions share one string.
-    func interned(_ product: String) -> String { rules.productIDs[product] ?? product }
 
     /// The state before any event.
     public func initial(user: String) -> SubscriberState { SubscriberState(user: user) }
@@ -71,7 +66,7 @@ public struct PlanDecider: Sendable {
             let firstInGroup = !s.trialUsedGroups.contains(group)
             let env = p.environment ?? .production
             var sub = Subscription(
-                product: interned(p.product), group: group, originalTransaction: p.originalTransaction ?? p.transaction, transaction: p.transaction,
+                product: p.product, group: group, originalTransaction: p.originalTransaction ?? p.transaction, transaction: p.transaction,
                 startedAt: time, expires: p.expires, isTrial: isTrial, environment: env, price: p.price, currency: p.currency)
             sub.familyShared = p.familyShared == true
             if env == .sandbox {
@@ -90,15 +85,15 @@ public struct PlanDecider: Sendable {
             guard s.see(r.transaction) else { return .duplicateTransaction }
             let ref = SubscriptionRef(transaction: r.transaction, originalTransaction: r.originalTransaction, environment: r.environment)
             switch route(ref, s) {
-            case .sandbox:
+            case .sandbox(let i):
                 s.sandboxTransactions.append(r.transaction)
-                _ = renew(&s.sandboxBox[0], r, at: time)
+                _ = renew(&s.subscriptions[i], r, at: time)
                 return .sandboxApart
-            case .production: return renew(&s.subscriptionBox[0], r, at: time)
+            case .production(let i): return renew(&s.subscriptions[i], r, at: time)
             case .none:
                 let group = group(of: r.product)
                 s.subscription = Subscription(
-                    product: interned(r.product), group: group, originalTransaction: r.originalTransaction ?? r.transaction, transaction: r.transaction,
+                    product: r.product, group: group, originalTransaction: r.originalTransaction ?? r.transaction, transaction: r.transaction,
                     startedAt: time, expires: r.expires, isTrial: false, environment: .production, price: r.price, currency: r.currency)
                 s.everPurchased = true
                 s.markTrialUsed(group)
@@ -198,7 +193,7 @@ public struct PlanDecider: Sendable {
         // A renewal of another product (a change at renewal) without a price of its own is
         // valued at that product's listed price, not the old period's.
         if r.product != sub.product { sub.price = nil; sub.currency = nil }
-        sub.product = interned(r.product)
+        sub.product = r.product
         sub.group = group(of: r.product)
         sub.transaction = r.transaction
         sub.expires = max(r.expires, sub.expires)
@@ -225,7 +220,7 @@ public struct PlanDecider: Sendable {
         // The reported price was the old product's: from now on the new product's listed
         // price applies (revenue's MRR), until a renewal reports one.
         if c.product != sub.product { sub.price = nil; sub.currency = nil }
-        sub.product = interned(c.product)
+        sub.product = c.product
         sub.group = group(of: c.product)
         if let expires = c.expires { sub.expires = expires }
         sub.pendingProduct = nil
@@ -249,7 +244,7 @@ public struct PlanDecider: Sendable {
         }
         let env = p.environment ?? .production
         let sub = Subscription(
-            product: interned(p.product), group: group(of: p.product), originalTransaction: p.originalTransaction ?? p.transaction,
+            product: p.product, group: group(of: p.product), originalTransaction: p.originalTransaction ?? p.transaction,
             transaction: p.transaction, startedAt: time, expires: p.expires, isTrial: false, environment: env, price: nil, currency: nil)
         if env == .sandbox {
             s.sandbox = sub
@@ -286,29 +281,30 @@ public struct PlanDecider: Sendable {
         sub.graceEndsAt = nil
     }
 
-    /// Which subscription an event is about.
-    enum Route { case production, sandbox, none, sandboxMissing }
+    /// Which subscription an event is about: its place in `subscriptions`.
+    enum Route { case production(Int), sandbox(Int), none, sandboxMissing }
 
     /// The sandbox subscription if the event says so or names a sandbox transaction, else the
     /// production one; `none` when the user has no subscription there.
     private func route(_ ref: SubscriptionRef, _ s: SubscriberState) -> Route {
+        let production = s.index(of: .production), sandbox = s.index(of: .sandbox)
         func namesSandbox(_ t: String?) -> Bool {
-            guard let t else { return false }
-            return s.sandboxTransactions.contains(t) || s.sandboxBox[0].originalTransaction == t
+            guard let t, let sandbox else { return false }
+            return s.sandboxTransactions.contains(t) || s.subscriptions[sandbox].originalTransaction == t
         }
-        let sandbox = ref.environment == .sandbox
-            || (ref.environment == nil && !s.sandboxBox.isEmpty
-                && (s.subscriptionBox.isEmpty || namesSandbox(ref.transaction) || namesSandbox(ref.originalTransaction)))
-        if sandbox { return s.sandboxBox.isEmpty ? .sandboxMissing : .sandbox }
-        return s.subscriptionBox.isEmpty ? .none : .production
+        let toSandbox = ref.environment == .sandbox
+            || (ref.environment == nil && sandbox != nil
+                && (production == nil || namesSandbox(ref.transaction) || namesSandbox(ref.originalTransaction)))
+        if toSandbox { return sandbox.map(Route.sandbox) ?? .sandboxMissing }
+        return production.map(Route.production) ?? .none
     }
 
     /// Runs `change` on the routed subscription: its rule for production, SANDBOX for the sandbox;
     /// without a subscription, nothing changes.
     private func change(_ route: Route, _ s: inout SubscriberState, _ change: (inout Subscription) -> Rule) -> Rule {
         switch route {
-        case .production: return change(&s.subscriptionBox[0])
-        case .sandbox: _ = change(&s.sandboxBox[0]); return .sandboxApart
+        case .production(let i): return change(&s.subscriptions[i])
+        case .sandbox(let i): _ = change(&s.subscriptions[i]); return .sandboxApart
         case .sandboxMissing: return .sandboxApart
         case .none: return .noSubscription
         }
