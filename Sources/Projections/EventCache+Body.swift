@@ -51,26 +51,44 @@ extension EventCache.Writer {
     }
 }
 
+extension EventCache {
+    /// The tables a reader looks codes up in, by code.
+    struct CodeTables {
+        let types = EventCache.types
+        let sources = EventCache.sources
+        let offers = EventCache.offers
+        let environments = EventCache.environments
+        let timings = EventCache.timings
+        let fields = EventCache.fieldsByCode
+        let fieldBits = EventCache.fieldBits
+        /// Each type's fields (`FieldTable.mask`), by the type's code.
+        let typeFields: [UInt32] = EventCache.types.map { $0?.fields.mask ?? 0 }
+    }
+}
+
 extension EventCache.Reader {
-    /// Reads the body of an event of `user`; returns it and when the log recorded it (milliseconds).
-    mutating func readBody(user: String) throws -> (Event, Int64) {
-        typealias C = EventCache
-        let id = try r.string()
-        let type = try code(C.types)
-        let time = try r.time()
+    /// Reads the body into `e`, setting every field but the user (so one event can be reused for
+    /// all of a user's); returns when the log recorded it (milliseconds).
+    mutating func readBody(into e: inout Event) throws -> Int64 {
+        let c = codes
+        // `fields` is empty between events: taking an event's data empties it. (After a throw the
+        // reader is dropped, as the file is damaged.)
+        e.id = try r.string()
+        let typeCode = Int(try r.byte())
+        guard typeCode < c.types.count, let type = c.types[typeCode] else { throw r.unreadable("code \(typeCode) names no event type") }
+        e.time = try r.time()
         let recorded = try r.int64()
         guard recorded.magnitude <= Int64.max / 1_000_000 else { throw r.unreadable("recorded at \(recorded) ms") }
         let sourceByte = try r.byte()
-        let source = sourceByte == 0 ? nil : try element(C.sources, Int(sourceByte) - 1)
+        e.source = sourceByte == 0 ? nil : try element(c.sources, Int(sourceByte) - 1)
         let mask = try r.varint()
-        var fields = EventFields()
         var present: UInt32 = 0
-        var rest = mask & ~C.unknownFieldsBit
+        var rest = mask & ~EventCache.unknownFieldsBit
         while rest != 0 {
             let bit = rest.trailingZeroBitCount
             rest &= rest - 1
-            guard bit < C.fieldsByCode.count, let field = C.fieldsByCode[bit] else { throw r.unreadable("data mask \(mask)") }
-            present |= C.fieldBits[bit]
+            guard bit < c.fields.count, let field = c.fields[bit] else { throw r.unreadable("data mask \(mask)") }
+            present |= c.fieldBits[bit]
             switch field.kind {
             case .identifier: fields.set(field, string: try r.string())
             case .name, .text, .code, .currency: fields.set(field, string: try sharedString())
@@ -78,18 +96,18 @@ extension EventCache.Reader {
             case .money: fields[field] = .money(try r.money())
             case .quantity: fields[field] = .int(try r.int())
             case .bool: fields[field] = .bool(try r.bool())
-            case .offer: fields[field] = .offer(try code(C.offers))
-            case .environment: fields[field] = .environment(try code(C.environments))
-            case .timing: fields[field] = .timing(try code(C.timings))
+            case .offer: fields[field] = .offer(try code(c.offers))
+            case .environment: fields[field] = .environment(try code(c.environments))
+            case .timing: fields[field] = .timing(try code(c.timings))
             }
         }
-        if mask & C.unknownFieldsBit != 0 {
+        if mask & EventCache.unknownFieldsBit != 0 {
             fields.extra = try r.array { r in .init(name: try r.string(), rawJSON: try r.string()) }
         }
-        guard let event = Event(id: id, user: user, time: time, source: source, type: type, taking: &fields, present: present) else {
+        guard e.take(type, from: &fields, present: present, offType: present & ~c.typeFields[typeCode]) else {
             throw r.unreadable("a \(type.rawValue) event without its required fields")
         }
-        return (event, recorded)
+        return recorded
     }
 
     private mutating func code<T>(_ values: [T?]) throws -> T {

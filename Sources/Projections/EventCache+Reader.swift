@@ -17,6 +17,10 @@ extension EventCache {
         let userCount: Int
         /// The shared strings, by number.
         let strings: [String]
+        /// The code tables (EventCache+Codes.swift), held here so that reading an event touches no global.
+        let codes = EventCache.CodeTables()
+        /// The data slots each event is read into, reused.
+        var fields = EventFields()
         private var usersRead = 0
         private var eventsRead = 0
         /// The user's events not yet read, and where their block ends.
@@ -63,7 +67,7 @@ extension EventCache {
             return nil
         }
 
-        /// Reads the user's next event into `e` (of `e`'s user); returns its log position and
+        /// Reads the user's next event into `e` (every field but the user); returns its log position and
         /// when the log recorded it (milliseconds), or nil after their last event.
         mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
             guard eventsLeft > 0 else {
@@ -73,8 +77,7 @@ extension EventCache {
             eventsLeft -= 1
             let position = try r.varint()
             guard position >= 1, position <= head.position else { throw r.unreadable("log position \(position) of \(head.position)") }
-            let (event, recorded) = try readBody(user: e.user)
-            e = event
+            let recorded = try readBody(into: &e)
             guard r.offset <= blockEnd else { throw r.unreadable("a user's events run \(r.offset - blockEnd) bytes past their block") }
             return (position, recorded)
         }

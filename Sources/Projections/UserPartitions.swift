@@ -28,6 +28,6 @@ struct UserPartitions: Sendable {
     /// copies each fold (a dozen reference counts up and down), and a `borrowing` parameter
     /// cannot be copied implicitly, so the reports that read folds this way copy none.
     func forEachFold(_ body: (borrowing UserFold) -> Void) {
-        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body(folds[i]) } } }
+        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body((folds.baseAddress! + i).pointee) } } }
     }
 }

@@ -8,12 +8,12 @@ public struct Event: Sendable, Equatable {
     public var time: Timestamp
     public var source: EventSource?
     /// The type and its typed fields.
-    public var data: EventData
+    public private(set) var data: EventData
     /// The `data` fields that are not the type's, kept verbatim.
     public var extra: EventData.Extra
 
-    /// The event type.
-    public var type: EventType { data.type }
+    /// The event type (`data`'s, kept beside it: the read models ask it of every event).
+    public private(set) var type: EventType
 
     public init(id: String, user: String, time: Timestamp, source: EventSource? = nil, data: EventData, extra: EventData.Extra = .init()) {
         self.id = id
@@ -21,6 +21,7 @@ public struct Event: Sendable, Equatable {
         self.time = time
         self.source = source
         self.data = data
+        self.type = data.type
         self.extra = extra
     }
 
@@ -41,10 +42,23 @@ public struct Event: Sendable, Equatable {
     /// the bits (`EventField.bit`) of the catalog fields set in `fields`. Nil when a required
     /// field is missing.
     public init?(id: String, user: String, time: Timestamp, source: EventSource?, type: EventType, taking fields: inout EventFields, present: UInt32) {
-        guard let data = EventData(type: type, taking: &fields) else { return nil }
-        let offType = present & ~type.fields.mask
-        let extra = offType == 0 && fields.extra.isEmpty ? EventData.Extra() : EventData.Extra(leftover: &fields, present: offType)
-        self.init(id: id, user: user, time: time, source: source, data: data, extra: extra)
+        self.init(id: id, user: user, time: time, source: source, data: .accountCreated)
+        guard take(type, from: &fields, present: present, offType: present & ~type.fields.mask) else { return nil }
+    }
+
+    /// Gives the event the type `type` and its data from the slots `fields` (bits `present`), off-type
+    /// fields (bits `offType`) and unknown ones, leaving `fields` empty; false (and the event as it
+    /// was) when a required field is missing. For readers that reuse one event and one set of slots.
+    public mutating func take(_ type: EventType, from fields: inout EventFields, present: UInt32, offType: UInt32) -> Bool {
+        guard let data = EventData(type: type, taking: &fields) else { return false }
+        self.data = data
+        self.type = type
+        if offType != 0 || !fields.extra.isEmpty {
+            extra = EventData.Extra(leftover: &fields, present: offType)
+        } else if !extra.isEmpty {
+            extra = EventData.Extra()
+        }
+        return true
     }
 
     /// Every `data` field the line holds, the type's and off-type ones, by name: for the import

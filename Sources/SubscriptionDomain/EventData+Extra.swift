@@ -13,14 +13,16 @@ extension EventData {
             self.offType = offType
         }
 
-        /// Moves the off-type fields (the bits of `present`, in catalog order) and the unknown
-        /// fields out of `f`, once the type has taken its own.
-        init(leftover f: inout EventFields, present: UInt32) {
+        /// Moves the off-type fields (the bits of `offType`, in catalog order) and the unknown
+        /// fields out of `f`, once the type has taken its own (`EventData(type:taking:)`).
+        public init(leftover f: inout EventFields, present offType: UInt32) {
             unknown = f.extra
-            offType = []
-            guard present != 0 else { return }
+            f.extra = []
+            self.offType = []
+            guard offType != 0 else { return }
+            let present = offType
             for (i, field) in EventField.cases.enumerated() where present & (1 << UInt32(i)) != 0 {
-                if let value = f[field] { offType.append(OffTypeField(field: field, value: value)) }
+                if let value = f[field] { self.offType.append(OffTypeField(field: field, value: value)); f[field] = nil }
             }
         }
 

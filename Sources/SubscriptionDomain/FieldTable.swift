@@ -6,8 +6,8 @@
 public struct FieldTable: Sendable {
     /// The bits (`EventField.bit`) of the required fields, and of all the type's fields: two
     /// words, so that the decoder's check copies nothing.
-    let requiredMask: UInt32
-    let mask: UInt32
+    public let requiredMask: UInt32
+    public let mask: UInt32
 
     init(required: [EventField] = [], optional: [EventField] = []) {
         requiredMask = required.reduce(0) { $0 | $1.bit }

@@ -42,21 +42,25 @@ public struct SubscriberState: Sendable, Equatable, Codable {
 
     /// The production subscription.
     public var subscription: Subscription? {
-        get { subscriptions.first { $0.environment == .production } }
+        get { index(of: .production).map { subscriptions[$0] } }
         set { replace(.production, with: newValue) }
     }
     /// The sandbox subscription, kept apart from production.
     public var sandbox: Subscription? {
-        get { subscriptions.first { $0.environment == .sandbox } }
+        get { index(of: .sandbox).map { subscriptions[$0] } }
         set { replace(.sandbox, with: newValue) }
     }
-    /// Where the subscription of `environment` is in `subscriptions`.
+    /// Where the subscription of `environment` is in `subscriptions` (production first, sandbox last).
     public func index(of environment: StoreEnvironment) -> Int? {
-        subscriptions.firstIndex { $0.environment == environment }
+        switch environment {
+        case .production: subscriptions.first?.environment == .production ? 0 : nil
+        case .sandbox: subscriptions.last?.environment == .sandbox ? subscriptions.count - 1 : nil
+        }
     }
     /// Whether the production subscription has an unresolved billing issue.
     public var hasBillingIssue: Bool {
-        subscriptions.contains { $0.environment == .production && $0.billingIssueAt != nil }
+        guard let i = index(of: .production) else { return false }
+        return subscriptions[i].billingIssueAt != nil
     }
     /// Transactions of sandbox purchases and renewals, to route later events to the sandbox subscription.
     public var sandboxTransactions: [String] = []
