@@ -16,10 +16,19 @@ public enum EventCodec {
     /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
     /// The `data` fields are read into slots (the type may come after them), then the type takes its own.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
+        var event = Event(id: "", user: "", time: Timestamp(nanoseconds: 0), data: .accountCreated)
+        try decode(line, into: &event)
+        return event
+    }
+
+    /// Decodes one line into `event`, field by field in place.
+    static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) throws(EventDecodingError) {
         var s = JSONScanner(line)
         try s.expect(0x7B, "'{' (an event is a JSON object)")
         var seen: UInt16 = 0
-        var (id, user, type, time, source) = ("", "", EventType.accountCreated, Timestamp(nanoseconds: 0), EventSource?.none)
+        // The type and its place in `EventType.cases` (set, or the line is refused below).
+        var typeIndex = 0
+        var type = EventType.cases[typeIndex]
         var fields = EventFields()
         var present: UInt32 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
@@ -34,11 +43,13 @@ public enum EventCodec {
                 seen |= bit
                 let label = FieldLabel.top(key)
                 switch key {
-                case .id: id = try nonEmptyString(&s, label)
-                case .user: user = try nonEmptyString(&s, label)
-                case .type: type = try tag(&s, label, EventType.self) { "unknown event type '\($0)'" }
-                case .time: time = try timestamp(&s, label)
-                case .source: source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
+                case .id: event.id = try nonEmptyString(&s, label)
+                case .user: event.user = try nonEmptyString(&s, label)
+                case .type:
+                    typeIndex = try tagIndex(&s, label, EventType.self) { "unknown event type '\($0)'" }
+                    type = EventType.cases[typeIndex]
+                case .time: event.time = try timestamp(&s, label)
+                case .source: event.source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
                 case .data: present = try decodeData(&s, into: &fields)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
@@ -56,11 +67,10 @@ public enum EventCodec {
                 throw EventDecodingError("missing required field '\(required.name)'")
             }
         }
-        guard let event = Event(id: id, user: user, time: time, source: source, type: type, taking: &fields, present: present) else {
+        guard event.take(type, from: &fields, present: present, offType: present & ~EventType.fieldMasks[typeIndex]) else {
             let field = type.fields.firstMissing(present)
             throw EventDecodingError("type '\(type.rawValue)' requires data.\(field?.rawValue ?? "?")")
         }
-        return event
     }
 
     /// Decodes one line given as a string.
@@ -132,6 +142,15 @@ public enum EventCodec {
         let t = try stringToken(&s, field)
         guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else { throw EventDecodingError(unknown(try s.text(t))) }
         return T.cases[i]
+    }
+
+    /// The same, giving the value's index in `T.cases`.
+    private static func tagIndex<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type,
+                                               unknown: (String) -> String) throws(EventDecodingError) -> Int {
+        if let i = s.tag(in: T.tags) { return i }
+        let t = try stringToken(&s, field)
+        guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else { throw EventDecodingError(unknown(try s.text(t))) }
+        return i
     }
 
     /// The same for a `data` field, refused as "field 'data.x': 'v' is not `allowed`".
@@ -208,7 +227,9 @@ public enum EventCodec {
         case .time: return .time(try timestamp(&s, name))
         case .currency:
             let c = try s.text(try stringToken(&s, name))
-            guard c.utf8.count == 3, c.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+            var letters = 0
+            for b in c.utf8 where b >= 65 && b <= 90 { letters += 1 }
+            guard c.utf8.count == 3, letters == 3 else {
                 throw EventDecodingError("field '\(name)': '\(c)' is not an ISO 4217 code such as USD")
             }
             return .string(c)

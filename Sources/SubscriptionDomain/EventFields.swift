@@ -90,7 +90,7 @@ public struct EventFields: Sendable, Equatable {
 
     /// Sets a string field (identifier, name, text, code, currency kinds) without wrapping it in a
     /// `FieldValue`: the decoders' path. Other fields are left as they are.
-    public mutating func set(_ field: EventField, string v: String) {
+    @inline(__always) public mutating func set(_ field: EventField, string v: String) {
         switch field {
         case .product: product = v
         case .transaction: transaction = v
@@ -110,7 +110,7 @@ public struct EventFields: Sendable, Equatable {
     }
 
     /// Sets a time field the same way.
-    public mutating func set(_ field: EventField, time t: Timestamp) {
+    @inline(__always) public mutating func set(_ field: EventField, time t: Timestamp) {
         switch field {
         case .expires: expires = t
         case .graceExpires: graceExpires = t

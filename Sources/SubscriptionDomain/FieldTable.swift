@@ -62,6 +62,9 @@ extension EventType {
         }
     }
 
+    /// Each type's `fields.mask`, by its place in `cases` (what the decoder's tag lookup gives).
+    static let fieldMasks: [UInt32] = cases.map { $0.fields.mask }
+
     /// The first required field missing from `d`, if any (CONTRACT.md §2's required fields).
     public func firstMissingField(in d: EventFields) -> EventField? {
         fields.firstMissing(d.presentMask)
