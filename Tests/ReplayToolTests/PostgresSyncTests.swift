@@ -64,7 +64,7 @@ struct PostgresSync {
         let s = Scratch()
         let sample = try String(contentsOfFile: Tool.packageRoot + "/events/\(profile).jsonl", encoding: .utf8)
         let (story, storyUsers) = SyncFixture.withUUIDUsers(sample, namespace: 1)
-        let generated = Tool.run(["generate", "--users", "25", "--seed", "11", "--profile", profile]).out
+        let generated = Tool.run(["generate", "--users", "12", "--seed", "11", "--profile", profile]).out
         let (population, generatedUsers) = SyncFixture.withUUIDUsers(generated, namespace: 2)
         let log = try SyncFixture.log(s, "ledger", profile: profile, story + "\n" + population)
         let db = try pg.createDatabase()
@@ -149,5 +149,195 @@ struct PostgresSync {
         #expect(premiums == ["t", "t", "t", "f", "f", "f", "f"])
         #expect(try pg.rows(db, "SELECT status, cancelled_at IS NOT NULL FROM subscriptions ORDER BY user_id;")
                 == [["active", "f"], ["active", "f"], ["active", "f"], ["grace_period", "f"], ["cancelled", "t"], ["expired", "f"]])
+    }
+}
+
+/// What a sync writes and when: only what changed, nothing for nothing new, refusals that leave the
+/// table as it was.
+extension PostgresSync {
+    static let product = #""product":"com.mirrormate.premium.monthly""#
+    static let t0 = Date(timeIntervalSince1970: 1_767_261_600)   // 2026-01-01T10:00:00Z
+
+    func day(_ d: Double) -> String { SyncFixture.rfc3339(Self.t0.addingTimeInterval(d * 86400)) }
+
+    func purchase(_ n: Int, _ user: String, at: Double, days: Double, trial: Bool = false) -> String {
+        SyncFixture.event("p\(n)", "purchase", user, Self.t0, hours: at * 24,
+                          #"{\#(Self.product),"transaction":"t\#(n)","expires":"\#(day(at + days))"\#(trial ? #","offer":"free_trial""# : "")}"#)
+    }
+
+    /// updated_at of every row, by user.
+    func updatedAt(_ db: String) throws -> [String: String] {
+        Dictionary(uniqueKeysWithValues: try pg.rows(db, "SELECT user_id, updated_at FROM subscriptions;").map { ($0[0], $0[1]) })
+    }
+
+    /// After a first sync, appends for one user make the next sync examine and write that user only;
+    /// a trial that ends (a timer, no event) makes the next one write that user only; a sync with
+    /// nothing new runs no transaction (the checkpoint's synced_at stays); an event that takes
+    /// effect later is written when it does.
+    @Test func incrementalSyncWritesOnlyTheUsersThatChanged() throws {
+        let s = Scratch()
+        let u = (1...4).map { SyncFixture.uuid(3, $0) }
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", [
+            purchase(1, u[0], at: 0, days: 7, trial: true), purchase(2, u[1], at: 0, days: 30), purchase(3, u[2], at: 0, days: 30),
+            SyncFixture.event("a4", "account_created", u[3], Self.t0, hours: 1),
+        ].joined(separator: "\n"))
+        let db = try pg.createDatabase()
+        func sync(_ at: String) throws -> [String: Any] {
+            let r = SyncFixture.sync(log, "mirrormate", db, ["--init", "--at", at])
+            guard r.status == 0 else { throw FixtureError(r.err) }
+            return Tool.json(r.out) as! [String: Any]
+        }
+        let first = try sync(day(1))
+        #expect(first["inserted"] as? Int == 3 && first["usersExamined"] as? Int == 4)
+        let before = try updatedAt(db)
+
+        try SyncFixture.append(s, log, profile: "mirrormate", SyncFixture.event("c2", "cancellation", u[1], Self.t0, hours: 36))
+        let second = try sync(day(2))
+        #expect(second["usersExamined"] as? Int == 1 && second["updated"] as? Int == 1 && second["inserted"] as? Int == 0)
+        let afterCancel = try updatedAt(db)
+        #expect(afterCancel[u[1]] != before[u[1]] && afterCancel[u[0]] == before[u[0]] && afterCancel[u[2]] == before[u[2]])
+        #expect(try pg.rows(db, "SELECT auto_renew_enabled FROM subscriptions WHERE user_id = '\(u[1])';") == [["f"]])
+
+        // Day 9: u[0]'s trial ended on day 7 and its unverified grace on day 8: no event, one row.
+        let third = try sync(day(9))
+        #expect(third["usersExamined"] as? Int == 1 && third["updated"] as? Int == 1)
+        let afterTimer = try updatedAt(db)
+        #expect(afterTimer[u[0]] != afterCancel[u[0]] && afterTimer[u[1]] == afterCancel[u[1]] && afterTimer[u[2]] == afterCancel[u[2]])
+        #expect(try pg.rows(db, "SELECT status FROM subscriptions WHERE user_id = '\(u[0])';") == [["expired"]])
+
+        // Nothing new: no transaction at all.
+        let synced = try pg.rows(db, "SELECT synced_at, as_of FROM ledger_checkpoint;")
+        let fourth = try sync(day(9))
+        #expect(fourth["upToDate"] as? Bool == true && fourth["usersExamined"] as? Int == 0)
+        #expect(try pg.rows(db, "SELECT synced_at, as_of FROM ledger_checkpoint;") == synced && (try updatedAt(db)) == afterTimer)
+
+        // An expiration dated day 12, appended now: examined (a new record) but not in effect on day 10; written on day 13.
+        try SyncFixture.append(s, log, profile: "mirrormate", SyncFixture.event("e3", "expiration", u[2], Self.t0, hours: 12 * 24))
+        let fifth = try sync(day(10))
+        #expect(fifth["usersExamined"] as? Int == 1 && fifth["updated"] as? Int == 0)
+        let sixth = try sync(day(13))
+        #expect(sixth["usersExamined"] as? Int == 1 && sixth["updated"] as? Int == 1)
+        #expect(try pg.rows(db, "SELECT status FROM subscriptions WHERE user_id = '\(u[2])';") == [["expired"]])
+        // An --at before the checkpoint's instant would undo fired timers: refused.
+        let back = SyncFixture.sync(log, "mirrormate", db, ["--at", day(5)])
+        #expect(back.status == 1 && back.err.contains("--rebuild"))
+    }
+
+    /// A profile with other rules (billing grace 1 day instead of 3, same name) is refused while
+    /// the table was synced under the old ones (exit 1, table unchanged); --rebuild rewrites the
+    /// rows that differ and records the new fingerprint. A table synced from another log is refused
+    /// too, and --rebuild replaces it from this log.
+    @Test func ruleChangeIsRefusedUntilRebuild() throws {
+        let s = Scratch()
+        let u = (1...3).map { SyncFixture.uuid(4, $0) }
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", [
+            purchase(1, u[0], at: 0, days: 30), SyncFixture.event("g1", "billing_issue", u[0], Self.t0, hours: 5 * 24),
+            purchase(2, u[1], at: 0, days: 30), purchase(3, u[2], at: 0, days: 30),
+        ].joined(separator: "\n"))
+        let db = try pg.createDatabase()
+        #expect(SyncFixture.sync(log, "mirrormate", db, ["--init", "--at", day(7)]).status == 0)
+        #expect(try pg.rows(db, "SELECT status FROM subscriptions WHERE user_id = '\(u[0])';") == [["grace_period"]])
+        let before = try SyncFixture.snapshot(pg, db)
+        let updated = try updatedAt(db)
+
+        let grace1 = s.path + "/grace1.json"
+        try Tool.run(["profiles", "show", "mirrormate"]).out
+            .replacingOccurrences(of: #""billingGraceDays" : 3"#, with: #""billingGraceDays" : 1"#).write(toFile: grace1, atomically: true, encoding: .utf8)
+        let refused = SyncFixture.sync(log, grace1, db, ["--at", day(7)])
+        #expect(refused.status == 1 && refused.err.contains("other rules") && refused.err.contains("--rebuild"), "\(refused.err)")
+        #expect(refused.err.split(separator: "\n").count == 1)
+        #expect(try SyncFixture.snapshot(pg, db) == before)
+
+        let rebuilt = SyncFixture.sync(log, grace1, db, ["--rebuild", "--at", day(7)])
+        #expect(rebuilt.status == 0, "\(rebuilt.err)")
+        let report = Tool.json(rebuilt.out) as! [String: Any]
+        #expect(report["full"] as? Bool == true && report["updated"] as? Int == 1 && report["inserted"] as? Int == 0)
+        #expect(try pg.rows(db, "SELECT status FROM subscriptions WHERE user_id = '\(u[0])';") == [["expired"]])
+        let after = try updatedAt(db)
+        #expect(after[u[1]] == updated[u[1]] && after[u[2]] == updated[u[2]] && after[u[0]] != updated[u[0]])
+        #expect(SyncFixture.sync(log, grace1, db, ["--at", day(7)]).status == 0)
+
+        // Another log (one user, other events): refused, then replaced by --rebuild.
+        let other = try SyncFixture.log(s, "other", profile: "mirrormate", purchase(9, u[2], at: 1, days: 30))
+        let foreign = SyncFixture.sync(other, grace1, db, ["--at", day(7)])
+        #expect(foreign.status == 1 && foreign.err.contains("another log"), "\(foreign.err)")
+        #expect(SyncFixture.sync(other, grace1, db, ["--rebuild", "--at", day(7)]).status == 0)
+        #expect(try pg.rows(db, "SELECT user_id, transaction_id FROM subscriptions;") == [[u[2], "t9"]])
+    }
+
+    /// A database that refuses the connection: one line naming why, exit 1, the log untouched.
+    /// A database without the schema: exit 1, naming --init.
+    @Test func refusedConnectionIsOneLineAndLosesNothing() throws {
+        let s = Scratch()
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", purchase(1, SyncFixture.uuid(5, 1), at: 0, days: 30))
+        let export = Tool.run(["export", "--log", log]).out
+        let r = SyncFixture.sync(log, "mirrormate", "host=\(s.path)/no-server user=postgres dbname=x", ["--init"])
+        #expect(r.status == 1 && r.out.isEmpty)
+        #expect(r.err.split(separator: "\n").count == 1 && r.err.hasPrefix("replay-tool sync: ") && r.err.contains("no-server"), "\(r.err)")
+        #expect(Tool.run(["export", "--log", log]).out == export && Tool.run(["verify", "--log", log]).status == 0)
+
+        let noSchema = SyncFixture.sync(log, "mirrormate", try pg.createDatabase(), [])
+        #expect(noSchema.status == 1 && noSchema.err.contains("--init"), "\(noSchema.err)")
+        let handz = SyncFixture.sync(log, "handz", try pg.createDatabase(), ["--init"])
+        #expect(handz.status == 2 && handz.err.contains("no PostgreSQL tables"))
+    }
+}
+
+/// kill -9 of a sync at many moments: the database shows the old rows with the old checkpoint or
+/// the new rows with the new one, never a mix; the next run continues from what it shows.
+extension PostgresSync {
+    /// The direct children of a process (its psql).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    @Test func killDuringSyncLeavesOldOrNewNeverAMix() throws {
+        let s = Scratch()
+        let (first, _) = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "800", "--seed", "5", "--profile", "mirrormate"]).out, namespace: 6)
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", first)
+        let empty = try pg.createDatabase()
+        let initialized = SyncFixture.sync(log, "mirrormate", empty, ["--init", "--at", "2026-01-01T00:00:00Z"])
+        #expect(initialized.status == 0, "\(initialized.err)")
+        let base = try pg.createDatabase(copying: empty)
+        #expect(SyncFixture.sync(log, "mirrormate", base, ["--at", "2026-02-01T00:00:00Z"]).status == 0)
+        let (more, _) = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "300", "--seed", "9", "--profile", "mirrormate"]).out, namespace: 8)
+        try SyncFixture.append(s, log, profile: "mirrormate", more)
+        let args = ["sync", "--log", log, "--profile", "mirrormate", "--at", "2026-03-15T00:00:00Z", "--postgres"]
+
+        // The outcomes a run may leave: from the empty table (a first sync) and from base (an incremental one).
+        var outcomes: [String: (old: String, new: String)] = [:]
+        var duration = 0.0
+        for start in [empty, base] {
+            let reference = try pg.createDatabase(copying: start)
+            let began = Date()
+            #expect(Tool.run(args + [reference]).status == 0)
+            duration = max(duration, Date().timeIntervalSince(began))
+            outcomes[start] = (try SyncFixture.snapshot(pg, start), try SyncFixture.snapshot(pg, reference))
+        }
+        #expect(outcomes[empty]!.old != outcomes[empty]!.new && outcomes[base]!.old != outcomes[base]!.new)
+
+        var seen: [String: Int] = [:]
+        for k in 0..<10 {
+            let start = k % 2 == 0 ? base : empty
+            let db = try pg.createDatabase(copying: start)
+            guard let pid = TestPostgres.start([Tool.binary] + args + [db], output: s.path + "/kill-\(k).out") else { throw FixtureError("cannot start the tool") }
+            usleep(UInt32(duration * 1e6 * Double(k / 2) / 4))
+            let psql = Self.children(of: pid)
+            kill(pid, SIGKILL)
+            if k % 4 >= 2 { for c in psql { kill(c, SIGKILL) } }   // and psql with it, half of the time
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            try pg.waitForNoSessions(db)
+            let after = try SyncFixture.snapshot(pg, db)
+            let (old, new) = outcomes[start]!
+            #expect(after == old || after == new, "kill \(k) after \(Double(k / 2) / 4) of a run left \(after)")
+            seen[after == old ? "old" : "new", default: 0] += 1
+            // The next run continues from what the database shows.
+            #expect(Tool.run(args + [db]).status == 0)
+            #expect(try SyncFixture.snapshot(pg, db) == new)
+        }
+        #expect(seen["old", default: 0] > 0)
+        print("killDuringSync: outcomes \(seen), a run took \(duration) s")
     }
 }

@@ -23,12 +23,26 @@ final class TestPostgres: Sendable {
     /// A libpq connection string for `database`.
     func conninfo(_ database: String) -> String { "host=\(folder) user=postgres dbname=\(database)" }
 
-    /// A new empty database; returns its connection string.
-    func createDatabase() throws -> String {
+    /// A new database, empty or a copy of `template` (a connection string this made); returns its connection string.
+    func createDatabase(copying template: String? = nil) throws -> String {
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let r = psql(conninfo("postgres"), "CREATE DATABASE \(name);")
+        let copy = template.map { " TEMPLATE " + Self.name($0) } ?? ""
+        let r = psql(conninfo("postgres"), "CREATE DATABASE \(name)\(copy);")
         guard r.status == 0 else { throw FixtureError("CREATE DATABASE failed: \(r.err)") }
         return conninfo(name)
+    }
+
+    /// The database a connection string made here names.
+    static func name(_ conninfo: String) -> String { String(conninfo.split(separator: "=").last!) }
+
+    /// Waits until no session is connected to the database (a killed sync's psql may still be finishing).
+    func waitForNoSessions(_ conninfo: String) throws {
+        for _ in 0..<1000 {
+            let n = try rows(self.conninfo("postgres"), "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(Self.name(conninfo))';")
+            if n == [["0"]] { return }
+            usleep(10_000)
+        }
+        throw FixtureError("sessions still connected to \(Self.name(conninfo)) after 10 s")
     }
 
     /// Runs SQL through psql (unaligned, tuples only, `|` between fields).
@@ -84,6 +98,15 @@ final class TestPostgres: Sendable {
 
     /// Runs `argv` with stdout and stderr to `output` and waits for it.
     static func spawn(_ argv: [String], output: String) -> ToolRun {
+        guard let pid = start(argv, output: output) else { return ToolRun(status: -1, out: "", err: "cannot run \(argv[0])") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return ToolRun(status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), out: text, err: text)
+    }
+
+    /// Starts `argv` (stdin /dev/null, stdout and stderr to `output`) and returns its pid, to be waited for with waitpid.
+    static func start(_ argv: [String], output: String) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -93,11 +116,8 @@ final class TestPostgres: Sendable {
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return ToolRun(status: -1, out: "", err: "cannot run \(argv[0])") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ToolRun(status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), out: text, err: text)
+        guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return nil }
+        return pid
     }
 
     static func run(_ program: String, _ args: [String], stdin: String? = nil) -> ToolRun {
