@@ -280,6 +280,40 @@ extension PostgresSync {
         #expect(noSchema.status == 1 && noSchema.err.contains("--init"), "\(noSchema.err)")
         let handz = SyncFixture.sync(log, "handz", try pg.createDatabase(), ["--init"])
         #expect(handz.status == 2 && handz.err.contains("no PostgreSQL tables"))
+        // MirrorMate and HowRU both own a `subscriptions` table: one database each.
+        let mirrormate = try pg.createDatabase()
+        #expect(SyncFixture.sync(log, "mirrormate", mirrormate, ["--init"]).status == 0)
+        let howru = SyncFixture.sync(log, "howru", mirrormate, ["--init"])
+        #expect(howru.status == 1 && howru.err.contains("of its own"), "\(howru.err)")
+    }
+
+    /// Two syncs of the same target at once: the second waits for the first's transaction, then
+    /// either finds nothing to do or refuses (the checkpoint moved: exit 1, nothing written);
+    /// the table ends as one sync alone leaves it.
+    @Test func concurrentSyncsCommitOnce() throws {
+        let s = Scratch()
+        let (text, _) = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "300", "--seed", "4", "--profile", "mirrormate"]).out, namespace: 9)
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", text)
+        let empty = try pg.createDatabase()
+        #expect(SyncFixture.sync(log, "mirrormate", empty, ["--init", "--at", "2026-01-01T00:00:00Z"]).status == 0)
+        let args = ["sync", "--log", log, "--profile", "mirrormate", "--at", "2026-03-01T00:00:00Z", "--postgres"]
+        let reference = try pg.createDatabase(copying: empty)
+        #expect(Tool.run(args + [reference]).status == 0)
+        let expected = try SyncFixture.snapshot(pg, reference)
+        for round in 0..<3 {
+            let db = try pg.createDatabase(copying: empty)
+            let pids = (0..<2).compactMap { TestPostgres.start([Tool.binary] + args + [db], output: s.path + "/c\(round)-\($0).out") }
+            var statuses: [Int32] = []
+            for pid in pids {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                statuses.append((status >> 8) & 0xff)
+            }
+            let errs = (0..<2).map { (try? String(contentsOfFile: s.path + "/c\(round)-\($0).out", encoding: .utf8)) ?? "" }
+            #expect(statuses.contains(0), "\(errs)")
+            for (status, err) in zip(statuses, errs) where status != 0 { #expect(status == 1 && err.contains("another sync committed meanwhile"), "\(err)") }
+            #expect(try SyncFixture.snapshot(pg, db) == expected)
+        }
     }
 }
 
