@@ -9,7 +9,8 @@ import Darwin
 /// process. A script goes in on stdin (SQL, and `COPY … FROM STDIN` data inline, as `pg_dump`
 /// writes it), with `-X` (no ~/.psqlrc), `-v ON_ERROR_STOP=1` (the first error ends the run
 /// with exit status 3, so nothing after it runs and an open transaction is rolled back when the
-/// connection closes), `-q -A -t` (bare output). The connection string is passed as psql's
+/// connection closes), `-w` (never prompt for a password: it comes from the string, `PGPASSWORD`
+/// or `~/.pgpass`), `-q -A -t` (bare output). The connection string is passed as psql's
 /// `--dbname`, so everything libpq accepts works, `PG*` environment variables included.
 public struct Psql: Sendable {
     /// The psql binary: `REPLAY_TOOL_PSQL` if set, else the first `psql` on `PATH`.
@@ -48,7 +49,7 @@ public struct Psql: Sendable {
         signal(SIGPIPE, SIG_IGN)   // psql may stop reading at an error: a write then fails with EPIPE, not a signal
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (conninfo.isEmpty ? [] : ["--dbname", conninfo])
+        p.arguments = ["-X", "-w", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (conninfo.isEmpty ? [] : ["--dbname", conninfo])
         let input = Pipe(), out = Pipe(), err = Pipe()
         p.standardInput = input
         p.standardOutput = out
