@@ -287,6 +287,26 @@ extension PostgresSync {
         #expect(howru.status == 1 && howru.err.contains("of its own"), "\(howru.err)")
     }
 
+    /// A statement the database refuses in the middle of a run (TOMO's tier check, under a
+    /// profile whose Pro tier is named otherwise): exit 1 with the database's reason, and the
+    /// rows and checkpoint are the previous run's, whole.
+    @Test func constraintViolationKeepsThePreviousState() throws {
+        let s = Scratch()
+        let sample = try String(contentsOfFile: Tool.packageRoot + "/events/tomo.jsonl", encoding: .utf8)
+        let log = try SyncFixture.log(s, "ledger", profile: "tomo", SyncFixture.withUUIDUsers(sample, namespace: 10).text)
+        let db = try pg.createDatabase()
+        #expect(SyncFixture.sync(log, "tomo", db, ["--init", "--at", Self.at]).status == 0)
+        let state = "SELECT (SELECT string_agg(concat_ws(',', id, subscription_tier, subscription_expires_at, subscription_updated_at), ';') FROM profiles), (SELECT log_position || rules_fingerprint || as_of FROM ledger_checkpoint);"
+        let before = try pg.rows(db, state)
+        #expect(before.first?.first?.contains(",pro,") == true)
+        let gold = s.path + "/gold.json"
+        try Tool.run(["profiles", "show", "tomo"]).out.replacingOccurrences(of: #""pro""#, with: #""gold""#)
+            .write(toFile: gold, atomically: true, encoding: .utf8)
+        let r = SyncFixture.sync(log, gold, db, ["--rebuild", "--at", Self.at])
+        #expect(r.status == 1 && r.err.contains("subscription_tier_check") && r.err.split(separator: "\n").count == 1, "\(r.err)")
+        #expect(try pg.rows(db, state) == before)
+    }
+
     /// Two syncs of the same target at once: the second waits for the first's transaction, then
     /// either finds nothing to do or refuses (the checkpoint moved: exit 1, nothing written);
     /// the table ends as one sync alone leaves it.
@@ -359,7 +379,7 @@ extension PostgresSync {
             usleep(UInt32(duration * 1e6 * Double(k / 2) / 4))
             let psql = Self.children(of: pid)
             kill(pid, SIGKILL)
-            if k % 4 >= 2 { for c in psql { kill(c, SIGKILL) } }   // and psql with it, half of the time
+            if k % 4 >= 2 { for c in psql { kill(c, SIGKILL) } }   // and psql with it, four times of ten
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             try pg.waitForNoSessions(db)
