@@ -16,6 +16,7 @@ extension EventLog {
         }
         return try withWriterLock { () throws -> AppendReceipt in
             try catchUp()
+            try checkPartition(batch)
             return try appendLocked(batch, expecting: expecting)
         }
     }

@@ -70,6 +70,8 @@ public final class EventLog {
     var headWriter: CommittedHeadWriter?
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
+    /// The partition the log declares it holds, once this handle has read it (`EventLog+Partition`).
+    public internal(set) var partitionDeclaration: StreamPartition?
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
     var failWritesAfterBytes: Int?
 
@@ -109,7 +111,7 @@ public final class EventLog {
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
     /// another program, and a writer will not make a log inside it.
-    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected"]
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", partitionFileName]
 
     static func checkIsLogFolder(_ directory: String) throws {
         guard PlatformDirectory.exists(directory) else { return }
