@@ -62,6 +62,10 @@ public enum ValueRanges {
         if let t = d.expires { try time(t, "data.expires") }
         if let t = d.graceExpires { try time(t, "data.graceExpires") }
         if let t = d.resumesAt { try time(t, "data.resumesAt") }
+        // A period that ends before it starts: a purchase or renewal whose expires is not after its time.
+        if e.type == .purchase || e.type == .renewal, let x = d.expires, x <= e.time {
+            throw EventDecodingError("field 'data.expires': \(x) is not after the \(e.type.rawValue)'s time \(e.time): a paid period ends after it starts (seconds instead of milliseconds?)")
+        }
         if let p = d.price, !prices.contains(p) {
             throw EventDecodingError("field 'data.price': \(p) is out of range (\(pricesText))")
         }

@@ -41,6 +41,7 @@ func runTool(_ args: [String]) -> Int32 {
     }
     // Messages quote what was typed or read (paths, values): each is printed as one line.
     do {
+        try Common.checkFixedClock()
         let parsed = try ArgumentParser.parse(rest, for: command)
         return try command.run(parsed)
     } catch let e as ToolError {

@@ -116,10 +116,11 @@ enum StoreFixtures {
     @Test func malformedPayloadsAreRejectedWithTheReason() {
         let cases: [(String, String)] = [
             (F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["appAccountToken": NSNull()])), "notificationType SUBSCRIBED/INITIAL_BUY has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId t1: the user cannot be told"),
-            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.sig"]]), "data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"),
-            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info: the user cannot be told"),
+            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": F.t0, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.sig"]]), "data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"),
+            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": F.t0, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info: the user cannot be told"),
             (F.json(["signedPayload": "not-a-jws"]), "signedPayload: not a compact JWS (header.payload.signature)"),
-            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": (F.t0 + 2_592_000_000) / 1000])), "data.signedTransactionInfo.expiresDate: 1970-01-21T13:46:32Z is before purchaseDate 2026-03-31T23:33:20Z (seconds instead of milliseconds?)"),
+            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": (F.t0 + 2_592_000_000) / 1000])), "data.signedTransactionInfo.expiresDate: 1777592000 is seconds, not milliseconds (as milliseconds it is before March 1973)"),
+            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": F.t0 - 1000])), "data.signedTransactionInfo.expiresDate: 2026-03-31T23:33:19Z is before purchaseDate 2026-03-31T23:33:20Z (seconds instead of milliseconds?)"),
             (F.apple("MYSTERY"), "unknown notificationType 'MYSTERY'"),
             (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": NSNull()])), "notificationType DID_RENEW needs data.signedTransactionInfo.expiresDate"),
             (F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), "notificationType DID_FAIL_TO_RENEW/GRACE_PERIOD needs data.signedRenewalInfo.gracePeriodExpiresDate"),
