@@ -32,7 +32,7 @@ public struct LedgerSeries: Sendable {
         public var period: Int
         /// Subscribers of the cohort with this many periods behind them as of the instant.
         public var measured: Int
-        /// Of those, the ones still subscribed (pro or pro_grace) then.
+        /// Of those, the ones in a paid period (`pro`, after the unverified grace) then; a billing grace is not retained (docs/rules.md#series).
         public var retained: Int
         /// retained / measured (0 when none was measured).
         public var rate: Double
