@@ -14,6 +14,10 @@ extension EventLog {
     static func pack(_ l: Location) -> UInt64 { UInt64(l.segment) << 32 | UInt64(l.offset) }
     static func unpack(_ v: UInt64) -> Location { Location(segment: UInt32(v >> 32), offset: UInt32(truncatingIfNeeded: v)) }
 
+    /// Whether this handle can answer `records(inStream:)` and `records(withKey:)` for the
+    /// secondary-key function named `keys`.
+    public func isIndexed(withKeys keys: String) -> Bool { options.indexes && keysName == keys }
+
     // MARK: Loading
 
     /// Adopts the index files if they cover a head of this log; otherwise leaves the handle empty
@@ -237,11 +241,15 @@ extension EventLog {
     /// Without `reloadIfStale` (in the middle of a catch-up) a stale handle writes nothing.
     func saveIndexesLocked(reloadIfStale: Bool) throws {
         guard usesIndexFiles, head.position > 0, headLocation != nil else { return }
-        let onDisk = (try? PlatformDirectory.readFile(manifestPath)).flatMap { $0 }.flatMap { try? IndexManifest.decode($0).get() }
+        // The manifest on disk, if this handle could adopt it (same key function).
+        let onDisk = (try? PlatformDirectory.readFile(manifestPath)).flatMap { $0 }
+            .flatMap { try? IndexManifest.decode($0).get() }.flatMap { $0.keysName == keysName ? $0 : nil }
         if onDisk?.generation != manifestGeneration {
             guard reloadIfStale else { return }
             resetIndexState()
-            loadIndexFiles()
+            // Another handle saved since this one loaded: start from its files. None usable (removed,
+            // damaged, another key function) while this handle reads runs: index the segments again.
+            if onDisk != nil { loadIndexFiles() }
             try catchUpRepairingIndexes()
         }
         guard recent.count > 0, let headLocation else { return }

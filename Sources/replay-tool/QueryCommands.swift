@@ -42,7 +42,7 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a, indexes: false), user: user, options: ReplayOptions(profile: profile, asOf: at))
+        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
         case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
@@ -76,7 +76,7 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a, indexes: false), user: user, options: ReplayOptions(profile: profile, asOf: at),
+        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at),
                                          knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []
         var json: [JSON] = []

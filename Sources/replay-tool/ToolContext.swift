@@ -78,6 +78,7 @@ enum Common {
         if access == .read { try requireLog(a) }
         var options = EventLog.Options()
         options.indexes = indexes
+        options.secondaryKeys = Replay.secondaryKeys
         if ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] != nil {
             let fixed = now()
             options.clock = { fixed.nanoseconds / 1_000_000 }
