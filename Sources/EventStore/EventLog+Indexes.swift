@@ -127,9 +127,6 @@ extension EventLog {
         _ = damaged
     }
 
-    /// Whether this handle's runs are the ones the manifest on disk names (nothing to save otherwise).
-    var runsAreCurrent: Bool { recent.count == 0 }
-
     // MARK: Recording
 
     /// Adds one committed record to the in-memory entries.

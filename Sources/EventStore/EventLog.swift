@@ -28,6 +28,9 @@ public final class EventLog {
         public var indexFiles = true
         /// A writer writes its in-memory index entries to a new run file once it holds this many.
         public var indexFlushThreshold = 1 << 20
+        /// A read handle that indexed records the files did not cover saves them if the log's lock
+        /// is free at once (it never waits for a writer).
+        public var readersSaveIndexes = true
         public init() {}
     }
 
@@ -88,6 +91,8 @@ public final class EventLog {
     var headWriter: CommittedHeadWriter?
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
+    /// Test hook: false makes closing the handle leave its index entries unsaved, as a crash does.
+    var savesIndexesOnClose = true
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
     var failWritesAfterBytes: Int?
 
@@ -124,11 +129,11 @@ public final class EventLog {
             try catchUpRepairingIndexes()
             if access == .write { try openCommittedHead() }
         }
-        if access == .read && recent.count > 0 && !runsAreCurrent { try? saveIndexesIfUnlocked() }
+        if access == .read && recent.count > 0 && options.readersSaveIndexes { try? saveIndexesIfUnlocked() }
     }
 
     deinit {
-        if access == .write && recent.count > 0 { try? saveIndexes() }
+        if access == .write && recent.count > 0 && savesIndexesOnClose { try? saveIndexes() }
     }
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
