@@ -220,17 +220,17 @@ extension EventLog {
         if access == .write {
             try withWriterLock { () throws in try saveIndexesLocked(reloadIfStale: true) }
         } else {
-            try saveIndexesIfUnlocked()
+            try saveIndexesIfUnlocked(reloadIfStale: true)
         }
     }
 
     /// A reader saves what it indexed if the log's lock is free at once (never waits for a writer).
-    func saveIndexesIfUnlocked() throws {
+    func saveIndexesIfUnlocked(reloadIfStale: Bool) throws {
         guard usesIndexFiles, PlatformDirectory.exists(directory + "/writer.lock") else { return }
         let lock = try PlatformFile(path: directory + "/writer.lock", mode: .readWrite)
         guard (try? lock.lockExclusive(wait: false)) != nil else { return }
         defer { lock.unlock() }
-        try saveIndexesLocked(reloadIfStale: true)
+        try saveIndexesLocked(reloadIfStale: reloadIfStale)
     }
 
     /// Under the writer lock: if another handle replaced the manifest since this one loaded it,

@@ -39,8 +39,12 @@ extension EventLog {
             }
             try scan(segment: i, isLast: i == names.count - 1)
             // A writer indexing many records (a first open, a long tail) writes runs as it goes.
-            if access == .write && usesIndexFiles && recent.count >= options.indexFlushThreshold {
-                try saveIndexesLocked(reloadIfStale: false)
+            if usesIndexFiles && recent.count >= options.indexFlushThreshold {
+                if access == .write {
+                    try saveIndexesLocked(reloadIfStale: false)
+                } else if options.readersSaveIndexes {
+                    try? saveIndexesIfUnlocked(reloadIfStale: false)
+                }
             }
         }
         if let line = committedHead, head.position < line.position, options.readThrough.map({ $0 >= line.position }) ?? true {

@@ -129,7 +129,7 @@ public final class EventLog {
             try catchUpRepairingIndexes()
             if access == .write { try openCommittedHead() }
         }
-        if access == .read && recent.count > 0 && options.readersSaveIndexes { try? saveIndexesIfUnlocked() }
+        if access == .read && recent.count > 0 && options.readersSaveIndexes { try? saveIndexesIfUnlocked(reloadIfStale: true) }
     }
 
     deinit {
