@@ -20,3 +20,5 @@ struct FewKeys<Value> {
     /// The entries as a dictionary, for the report.
     var dictionary: [String: Value] { Dictionary(uniqueKeysWithValues: zip(keys, values)) }
 }
+
+extension FewKeys: Sendable where Value: Sendable {}

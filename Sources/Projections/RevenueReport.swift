@@ -32,9 +32,11 @@ extension LedgerSnapshot {
     /// restored elsewhere, not a loss), and they were charged, or their subscription's period was
     /// a paid one (what a subscription received by transfer shows: its sender paid for it; a
     /// trial or a grant at price 0 is not).
-    static func isChurned(_ f: UserFold) -> Bool {
-        guard let sub = f.state.subscription, sub.endedBy != .transferOut, !sub.familyShared else { return false }
-        if !f.books.charges.isEmpty { return true }
+    static func isChurned(_ f: UserFold) -> Bool { isChurned(f.state, books: f.books) }
+
+    static func isChurned(_ state: SubscriberState, books: UserBooks) -> Bool {
+        guard let sub = state.subscription, sub.endedBy != .transferOut, !sub.familyShared else { return false }
+        if !books.charges.isEmpty { return true }
         return !sub.isTrial && (sub.price.map { $0 > .zero } ?? true)
     }
 
@@ -49,22 +51,11 @@ extension LedgerSnapshot {
             for a in f.pointee.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
             if f.pointee.trialStartedAt != nil { started += 1 }
             if f.pointee.trialConverted { converted += 1 }
-            switch decider.status(f.pointee.state, at: options.asOf).planState {
-            case .pro, .proGrace:
-                // A family member holds access, not a subscription: neither active nor in MRR.
-                if f.pointee.state.subscription?.familyShared == true { break }
-                active += 1
-                if let sub = f.pointee.state.subscription, let product = profile.product(sub.product),
-                   let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
-                    // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
-                    let c = sub.currency ?? product.currency
-                    mrr[c, default: .zero] += price.scaled(by: 1, over: Int64(months))
-                }
-            case .trial:
-                trials += 1
-            case .free, .guest:
-                if Self.isChurned(f.pointee) { churned += 1 }
-            }
+            let stock = SubscriberStock.of(f.pointee.state, books: f.pointee.books, decider: decider, at: options.asOf)
+            active += stock.active
+            trials += stock.trial
+            churned += stock.churned
+            if stock.active > 0, !stock.currency.isEmpty { mrr[stock.currency, default: .zero] += stock.mrr }
         }
         let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()
         let lines = currencies.map { c in

@@ -129,14 +129,15 @@ enum QueryCommands {
 
     static let counts = CommandSpec(
         name: "counts", summary: "analytics counts (production events only unless --include-sandbox)", positionals: nil,
-        options: Common.query + window
+        options: Common.query + window + [SeriesCommands.by]
     ) { a in
+        if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.format(a)
         let snapshot = try Common.replay(a, asOf: try Common.windowEnd(a))
         let counts = snapshot.counts()
         let names = LedgerSnapshot.metricNames
         switch format {
-        case .json: Console.out(JSON.object(names.map { ($0, .int(counts[$0] ?? 0)) }).rendered + "\n")
+        case .json: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
         case .table, .csv: Console.out(TextTable(headers: ["metric", "count"], rows: names.map { [$0, "\(counts[$0] ?? 0)"] }).render(format))
         }
         return 0
@@ -144,22 +145,15 @@ enum QueryCommands {
 
     static let funnel = CommandSpec(
         name: "funnel", summary: "paywall_viewed → paywall_cta_tapped → purchase_started → purchase_success, and trials started → converted",
-        positionals: nil, options: Common.query + window
+        positionals: nil, options: Common.query + window + [SeriesCommands.by]
     ) { a in
+        if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.format(a)
         let report = try Common.replay(a, asOf: try Common.windowEnd(a)).funnel()
-        func stepsJSON(_ steps: [FunnelReport.Step]) -> JSON {
-            .array(steps.map { .object([("name", .string($0.name)), ("users", .int($0.users)), ("rate", .double($0.rate))]) })
-        }
         let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
         switch format {
         case .json:
-            Console.out(JSON.object([
-                ("steps", stepsJSON(report.steps)),
-                ("trial", .object([("started", .int(report.trialsStarted)), ("converted", .int(report.trialsConverted)), ("rate", .double(rate))])),
-                ("byContext", .object(report.byContext.sorted { $0.key < $1.key }.map { ($0.key, stepsJSON($0.value)) })),
-                ("cohorts", .array(report.cohorts.map { .object([("week", .string($0.week)), ("started", .int($0.started)), ("converted", .int($0.converted))]) })),
-            ]).rendered + "\n")
+            Console.out(JSON.object(ReportJSON.funnel(report)).rendered + "\n")
         case .table, .csv:
             var t = TextTable(headers: ["context", "step", "users", "rate"])
             func add(_ context: String, _ steps: [FunnelReport.Step]) {
@@ -224,18 +218,14 @@ enum QueryCommands {
 
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
-        positionals: nil, options: Common.query + window
+        positionals: nil, options: Common.query + window + [SeriesCommands.by]
     ) { a in
+        if a.has("--by") { return try SeriesCommands.revenue(a) }
         let format = try Common.format(a)
         let r = try Common.replay(a, asOf: try Common.at(a)).revenue()
         switch format {
         case .json:
-            Console.out(JSON.object([
-                ("currencies", .array(r.lines.map { .object([("currency", .string($0.currency)), ("gross", .string($0.gross.description)),
-                                                             ("refunded", .string($0.refunded.description)), ("net", .string($0.net.description)), ("mrr", .string($0.mrr.description))]) })),
-                ("activeSubscriptions", .int(r.activeSubscriptions)), ("activeTrials", .int(r.activeTrials)),
-                ("churnedSubscribers", .int(r.churnedSubscribers)), ("churnRate", .double(r.churnRate)), ("trialConversionRate", .double(r.trialConversionRate)),
-            ]).rendered + "\n")
+            Console.out(JSON.object(ReportJSON.revenue(r)).rendered + "\n")
         case .table, .csv:
             Console.out(TextTable(headers: ["currency", "gross", "refunded", "net", "mrr"],
                                   rows: r.lines.map { [$0.currency, $0.gross.description, $0.refunded.description, $0.net.description, $0.mrr.description] }).render(format))

@@ -16,18 +16,27 @@ import SubscriptionDomain
     /// Handz with a second tier, `handz.pro.max`, that the stories upgrade to (events/stores/profile.json).
     static let profile = try! Profile.decode(json: [UInt8](FileManager.default.contents(atPath: root + "/events/stores/profile.json")!))
 
-    static func log(_ file: String, _ source: PayloadSource) throws -> (TestLog, EventImporter.Summary) {
+    /// The story in `file` imported from `source`, after `first` (canonical events the app reported) when given.
+    static func log(_ file: String, _ source: PayloadSource, after first: String? = nil) throws -> (TestLog, EventImporter.Summary) {
         let log = try TestLog([])
         var importer = EventImporter(log: try EventLog(directory: log.path))
-        importer.source = source
         importer.profile = profile
         var summary = EventImporter.Summary()
+        if let first {
+            importer.source = .canonical
+            try importer.importLines([UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + first)!), file: first, into: &summary)
+        }
+        importer.source = source
         try importer.importLines([UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + file)!), file: file, into: &summary)
         return (log, summary)
     }
 
+    static let familyMember = "6f1c2d3e-5a4b-4c3d-9e2f-000000000005"
+
     @Test func theSameStoryFromEachSourceGivesTheSameStateAtEveryInstant() throws {
-        let (apple, a) = try Self.log("appstore-story.jsonl", .appstore)
+        // A family member's notifications carry no appAccountToken: the member's app reported the
+        // shared transaction first (app-reports.jsonl), and the importer finds the user by it.
+        let (apple, a) = try Self.log("appstore-story.jsonl", .appstore, after: "app-reports.jsonl")
         let (rc, r) = try Self.log("revenuecat-story.jsonl", .revenuecat)
         let (canonical, c) = try Self.log("canonical-story.jsonl", .canonical)
         #expect(a.rejected == 0 && r.rejected == 0 && c.rejected == 0)
@@ -36,7 +45,8 @@ import SubscriptionDomain
         // The first user: trial, conversion, billing issues, cancellation, refund of an older period,
         // expiration. The second: an upgrade charged at once, then refunded. The third (RevenueCat
         // and canonical only): an anonymous trial, then a login and its conversion, kept under the
-        // anonymous id the ledger knew first.
+        // anonymous id the ledger knew first. The fifth: a family member's access through Family
+        // Sharing, renewed, then revoked: access, never a sale or a subscription start.
         let decider = PlanDecider(profile: Self.profile)
         func timeline(_ l: TestLog, _ user: String) throws -> UserTimeline {
             try Replay.history(log: try EventLog(directory: l.path, access: .read), user: user, options: ReplayOptions(profile: Self.profile, asOf: .init(nanoseconds: .max))).timeline
@@ -45,6 +55,7 @@ import SubscriptionDomain
             ("6f1c2d3e-5a4b-4c3d-9e2f-000000000001", [("appstore", apple), ("revenuecat", rc)], [.guest, .trial, .pro, .proGrace, .free]),
             ("6f1c2d3e-5a4b-4c3d-9e2f-000000000002", [("appstore", apple), ("revenuecat", rc)], [.guest, .pro, .free]),
             ("$RCAnonymousID:3b1f0c9e5d7a4e2f8c6b0a9d1e2f3a4b", [("revenuecat", rc)], [.guest, .trial, .pro, .proGrace, .free]),
+            (Self.familyMember, [("appstore", apple), ("revenuecat", rc)], [.guest, .pro, .free]),
         ]
         for (user, sources, expectedStates) in users {
             let tc = try timeline(canonical, user)
@@ -63,6 +74,12 @@ import SubscriptionDomain
                 instant = instant + .hours(6)
             }
             #expect(states == expectedStates, "\(user)")
+        }
+        // The member counts no subscription start, in any of the three: two purchasers and the anonymous user.
+        for (name, l) in [("appstore", apple), ("revenuecat", rc), ("canonical", canonical)] {
+            let r = try l.replay(at: "2026-05-20T00:00:00Z")
+            #expect(r.userIDs.contains(Self.familyMember), "\(name)")
+            #expect(r.counts()["subscription_started"] == 1, "\(name)")
         }
         let identified = try rc.replay(at: "2026-05-20T00:00:00Z")
         #expect(identified.userIDs.contains("u_identified_3") == false && identified.counts()["trial_converted"] == 2)

@@ -1,0 +1,37 @@
+import SubscriptionDomain
+
+/// What one user adds to the revenue report's stocks as of an instant: active subscription (with
+/// its monthly recurring revenue), active trial, or churned subscriber. The plain revenue report
+/// and the series (`LedgerSeries`) both classify users with this one function.
+struct SubscriberStock: Sendable, Equatable {
+    var active = 0
+    var trial = 0
+    var churned = 0
+    /// The MRR of an active paid subscription, in `currency`.
+    var mrr = Money.zero
+    var currency = ""
+
+    static let none = SubscriberStock()
+
+    /// The user's contribution as of `instant`, from their state and books folded up to it.
+    static func of(_ state: SubscriberState, books: UserBooks, decider: PlanDecider, at instant: Timestamp) -> SubscriberStock {
+        var s = SubscriberStock()
+        switch decider.status(state, at: instant).planState {
+        case .pro, .proGrace:
+            // A family member holds access, not a subscription: neither active nor in MRR.
+            if state.subscription?.familyShared == true { break }
+            s.active = 1
+            if let sub = state.subscription, let product = decider.profile.product(sub.product),
+               let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
+                // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
+                s.currency = sub.currency ?? product.currency
+                s.mrr = price.scaled(by: 1, over: Int64(months))
+            }
+        case .trial:
+            s.trial = 1
+        case .free, .guest:
+            if LedgerSnapshot.isChurned(state, books: books) { s.churned = 1 }
+        }
+        return s
+    }
+}

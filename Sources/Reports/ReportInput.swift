@@ -1,0 +1,39 @@
+import Projections
+import SubscriptionDomain
+
+/// Everything the report page shows, gathered by the caller from one log at one instant. The
+/// page holds aggregates only (never a row per user, except the users a rule change moves).
+public struct ReportInput: Sendable {
+    /// The log folder(s) read.
+    public var logs: [String]
+    public var profile: String
+    public var instant: Timestamp
+    /// The log's head the figures reflect: its position and chain hash (`verify` prints the same).
+    public var headPosition: UInt64
+    public var headHash: String
+    public var counts: [String: Int]
+    public var funnel: FunnelReport
+    public var revenue: RevenueReport
+    public var notifications: NotificationSummary
+    public var weekly: LedgerSeries
+    public var monthly: LedgerSeries
+    /// With a second profile: its name and the users whose plan differs under it.
+    public var comparison: (profile: String, differences: [PlanDifference])?
+
+    public init(logs: [String], profile: String, instant: Timestamp, headPosition: UInt64, headHash: String,
+                counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: NotificationSummary,
+                weekly: LedgerSeries, monthly: LedgerSeries, comparison: (profile: String, differences: [PlanDifference])? = nil) {
+        self.logs = logs
+        self.profile = profile
+        self.instant = instant
+        self.headPosition = headPosition
+        self.headHash = headHash
+        self.counts = counts
+        self.funnel = funnel
+        self.revenue = revenue
+        self.notifications = notifications
+        self.weekly = weekly
+        self.monthly = monthly
+        self.comparison = comparison
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Projections
+import SubscriptionDomain
+
+/// `counts`, `funnel` and `revenue` with `--by day|week|month`: one series pass, printed per bucket.
+enum SeriesCommands {
+    static let by = OptionSpec(name: "--by", value: "day|week|month",
+                               help: "a series of buckets (weeks start Monday, UTC) from --from (default: the first event) to --to (default: --at)")
+
+    /// The series asked for: from `--from` (default: the log's first event) to `--to` (default: `--at`, default now).
+    static func series(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil) throws -> (LedgerSeries, SeriesTotals) {
+        let name = a.value("--by") ?? "week"
+        guard let by = SeriesGranularity(rawValue: name) else {
+            throw ToolError.usage("--by '\(name)' is not one of day, week, month")
+        }
+        let totals = try run(a, profile: profile, at: at, through: through)
+        guard let series = totals.series(by: by) else {
+            throw ToolError.usage("--by \(name) from \(totals.options.from ?? totals.firstEvent ?? totals.options.asOf) to \(totals.options.asOf) makes more than \(SeriesBuckets.maximumCount) buckets (narrow --from/--to or use a wider --by)")
+        }
+        return (series, totals)
+    }
+
+    /// One series pass, as of `--to` (or `at`, `--at`, now).
+    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil) throws -> SeriesTotals {
+        try Common.requireLog(a)
+        let profile = try profile ?? Common.profile(a.value("--profile"))
+        let to = try Common.time(a, "--to") ?? at ?? Common.at(a)
+        let from = try Common.time(a, "--from")
+        if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
+        var options = ReplayOptions(profile: profile, asOf: to)
+        options.from = from
+        options.to = to
+        options.includeSandbox = a.has("--include-sandbox")
+        options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        // The series reads each user's events in effect order: from the event cache, built when missing.
+        options.buildEventCache = true
+        return try SeriesReplay.run(directory: Common.logDirectory(a), options: options, through: through)
+    }
+
+    static func counts(_ a: ParsedArguments) throws -> Int32 {
+        let format = try Common.format(a)
+        let (s, _) = try series(a)
+        switch format {
+        case .json: Console.out(ReportJSON.countsSeries(s).rendered + "\n")
+        case .table, .csv:
+            let names = LedgerSnapshot.metricNames
+            Console.out(TextTable(headers: ["start", "end"] + names,
+                                  rows: s.rows.map { b in [b.start.description, b.end.description] + names.map { "\(b.counts[$0] ?? 0)" } }).render(format))
+        }
+        return 0
+    }
+
+    static func revenue(_ a: ParsedArguments) throws -> Int32 {
+        let format = try Common.format(a)
+        let (s, _) = try series(a)
+        switch format {
+        case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
+        case .table, .csv:
+            var t = TextTable(headers: ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned", "churn rate"])
+            for b in s.rows {
+                let r = b.revenue
+                let stocks = ["\(r.activeSubscriptions)", "\(r.activeTrials)", "\(r.churnedSubscribers)", percent(r.churnRate)]
+                // A bucket without money still shows its stocks (one line, no currency).
+                let lines = r.lines.isEmpty ? [nil] : r.lines.map { Optional($0) }
+                for l in lines {
+                    t.rows.append([b.start.description, b.end.description, l?.currency ?? "-", l?.gross.description ?? "0.00", l?.refunded.description ?? "0.00",
+                                   l?.net.description ?? "0.00", l?.mrr.description ?? "0.00"] + stocks)
+                }
+            }
+            Console.out(t.render(format))
+        }
+        return 0
+    }
+
+    static func funnel(_ a: ParsedArguments) throws -> Int32 {
+        let format = try Common.format(a)
+        let (s, _) = try series(a)
+        switch format {
+        case .json: Console.out(ReportJSON.funnelSeries(s).rendered + "\n")
+        case .table, .csv:
+            var t = TextTable(headers: ["start", "end", "cohort", "context", "step", "users", "rate"])
+            for b in s.rows {
+                let (start, end) = (b.start.description, b.end.description)
+                func add(_ context: String, _ steps: [FunnelReport.Step]) {
+                    for st in steps { t.rows.append([start, end, "first paywall view", context, st.name, "\(st.users)", percent(st.rate)]) }
+                }
+                add("all", b.funnel.steps)
+                for (c, steps) in b.funnel.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
+                let f = b.funnel
+                t.rows.append([start, end, "trial start", "all", "trial_converted", "\(f.trialsConverted) of \(f.trialsStarted)",
+                               percent(f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted))])
+                for p in b.retention.periods {
+                    t.rows.append([start, end, "first paid period (\(b.retention.subscribers))", "all", "retained after \(p.period)",
+                                   "\(p.retained) of \(p.measured)", percent(p.rate)])
+                }
+            }
+            Console.out(t.render(format))
+        }
+        return 0
+    }
+
+    static func percent(_ r: Double) -> String { String(format: "%.1f%%", r * 100) }
+}
