@@ -2,7 +2,7 @@
 # The table of issue 16 for one log, each command a whole replay-tool process (release build):
 #   Benchmarks/live-bench.sh TOOL LOG [RUNS]
 # LOG is a log built by `ledger-bench populate USERS LOG` (users u_0, u_1, ...). Prints one line
-# per measurement: what, seconds, peak RSS in MiB. It appends a few events to LOG (ids bench-*).
+# per measurement: what, seconds, peak RSS in MiB, CPU seconds (user + system; the machine is shared). It appends a few events to LOG (ids bench-*).
 # Bulk import: Benchmarks/live-bench.sh TOOL --bulk FILE (imports FILE into a new log under /tmp).
 set -eu
 T=${1:?usage: live-bench.sh TOOL LOG [RUNS]}
@@ -10,8 +10,8 @@ L=${2:?usage: live-bench.sh TOOL LOG [RUNS]}
 RUNS=${3:-3}
 measure() {   # measure WHAT CMD...: one line "WHAT  seconds  MiB"
   what=$1; shift
-  /usr/bin/time -o "${TMPDIR:-/tmp}/live-bench-time.$$" -f "%e %M" "$@" >/dev/null 2>&1 || echo "  (exit $?)"
-  echo "$what  $(awk '{printf "%.3f s  %d MiB", $1, $2/1024}' "${TMPDIR:-/tmp}/live-bench-time.$$")"
+  /usr/bin/time -o "${TMPDIR:-/tmp}/live-bench-time.$$" -f "%e %M %U %S" "$@" >/dev/null 2>&1 || echo "  (exit $?)"
+  echo "$what  $(awk '{printf "%.3f s  %d MiB  (cpu %.2f s)", $1, $2/1024, $3 + $4}' "${TMPDIR:-/tmp}/live-bench-time.$$")"
 }
 event() {     # one new paywall view for an existing user, with a unique id
   echo "{\"id\":\"bench-$1-$(date +%s%N)\",\"type\":\"paywall_viewed\",\"user\":\"u_$2\",\"time\":\"2026-05-01T10:00:00Z\",\"data\":{\"context\":\"settings\"}}"
