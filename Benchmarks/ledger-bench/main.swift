@@ -216,8 +216,35 @@ case "rebuild":
     }
     print(String(format: "rebuild (%@) as of \(at): %.0f events, %d users, %d partition(s): fold %.2f s, %.0f events/s (peak RSS %.0f MiB); read models from the folds %.2f s (peak RSS %.0f MiB)",
                  options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
+case "partitions":
+    // partitions AT DIR…: each partition log folded alone, one core, from its JSON records (as one
+    // machine per partition would), its reports made, then the reports of all merged (issue 18).
+    guard args.count >= 3 else { print("usage: ledger-bench partitions AT DIR…"); exit(2) }
+    var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse(args[args.startIndex + 1])!)
+    options.partitions = 1
+    options.eventCache = false
+    var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], schedules: [[ScheduledNotification]] = []
+    var total = 0.0, slowest = 0.0, events = 0.0
+    for dir in args.dropFirst(2) {
+        var snapshot: LedgerSnapshot?
+        let fold = try seconds { snapshot = try Replay.run(directory: dir, options: options) }
+        let snap = snapshot!
+        let reports = seconds { counts.append(snap.counts()); funnels.append(snap.funnel()); revenues.append(snap.revenue()); schedules.append(snap.notifications()) }
+        let n = Double(snap.headPosition)
+        events += n
+        total += fold + reports
+        slowest = max(slowest, fold + reports)
+        print(String(format: "partition %@: %.0f events, fold %.2f s (%.0f events/s), reports %.3f s", dir, n, fold, n / fold, reports))
+    }
+    var scheduled = 0
+    let merge = seconds {
+        _ = LedgerSnapshot.mergingCounts(counts); _ = FunnelReport.merging(funnels); _ = RevenueReport.merging(revenues)
+        scheduled = ScheduledNotification.merging(schedules).count
+    }
+    print(String(format: "%d partition(s), %.0f events: sum of folds + reports %.2f s, slowest partition %.2f s; merge of counts, funnel, revenue and %d notifications %.4f s",
+                 args.count - 2, events, total, slowest, scheduled, merge))
 case "eventstore":
     try benchEventStore(records: args.dropFirst().first.flatMap { Int($0) } ?? 1_000_000, batch: args.dropFirst(2).first.flatMap { Int($0) } ?? 1000)
 default:
-    print("usage: ledger-bench eventstore [records] [batch] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log|cache] [AT]")
+    print("usage: ledger-bench eventstore [records] [batch] | hash | decode [users] | fold [users] [views] | foldloop [users] [views] | foldonly [users] | populate USERS DIR [VIEWS] | scan DIR | rebuild DIR [PARTITIONS] [log|cache] [AT] | partitions AT DIR…")
 }

@@ -16,6 +16,7 @@ extension EventLog {
         }
         return try withWriterLock { () throws -> AppendReceipt in
             try catchUpRepairingIndexes()
+            try checkPartition(batch)
             let receipt = try repairingIndexes { try appendLocked(batch, expecting: expecting) }
             if recent.count >= options.indexFlushThreshold { try? saveIndexesLocked(reloadIfStale: true) }
             return receipt

@@ -93,6 +93,8 @@ public final class EventLog {
     public internal(set) var recovery = RecoveryReport()
     /// Test hook: false makes closing the handle leave its index entries unsaved, as a crash does.
     var savesIndexesOnClose = true
+    /// The partition the log declares it holds, once this handle has read it (`EventLog+Partition`).
+    public internal(set) var partitionDeclaration: StreamPartition?
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
     var failWritesAfterBytes: Int?
 
@@ -138,7 +140,7 @@ public final class EventLog {
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
     /// another program, and a writer will not make a log inside it.
-    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes"]
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", partitionFileName]
 
     static func checkIsLogFolder(_ directory: String) throws {
         guard PlatformDirectory.exists(directory) else { return }

@@ -10,6 +10,8 @@ public struct VerificationReport: Sendable {
     public var tail: String?
     /// What the committed-head checkpoint says (nil: no checkpoint, as in logs written before it existed).
     public var committedHead: LogHead?
+    /// The partition the log declares it holds (its file `partition`); every stream was checked to be in it.
+    public var partition: StreamPartition?
     public var isIntact: Bool { damage == nil }
 }
 
@@ -51,6 +53,13 @@ public enum LogVerifier {
             .compactMap { name in LogFormat.basePosition(ofSegmentNamed: name).map { ($0, name) } }
             .sorted { $0.0 < $1.0 }
         var versions: [String: UInt64] = [:]
+        report.partition = try EventLog.declaredPartition(directory: directory)
+        defer {
+            // A partition log holds only its partition's users (checked on every append; here for a copied or edited folder).
+            if report.damage == nil, let declared = report.partition, let foreign = versions.keys.filter({ !declared.contains($0) }).min() {
+                report.damage = EventStoreError(.damaged, "stream '\(foreign.prefix(80))' is in partition \(KafkaPartitioner.partition(of: foreign, count: declared.count))/\(declared.count), not in \(declared), which the log declares", path: directory + "/" + EventLog.partitionFileName)
+            }
+        }
         for (i, (base, name)) in names.enumerated() {
             let path = folder + "/" + name
             let isLast = i == names.count - 1

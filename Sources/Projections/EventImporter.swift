@@ -43,7 +43,10 @@ public struct EventImporter {
         public var skipped: [String: Int] = [:]
         /// Lines taken from a signed JWS (App Store `signedPayload`) without verifying its signature.
         public var unverifiedJWS = 0
-        public var skippedCount: Int { skipped.values.reduce(0, +) }
+        /// Events left out because their user falls in another partition than `partition`.
+        public var otherPartitions = 0
+        /// Everything skipped: store payloads that carry nothing, and events of other partitions.
+        public var skippedCount: Int { skipped.values.reduce(0, +) + otherPartitions }
         public init() {}
     }
 
@@ -63,6 +66,10 @@ public struct EventImporter {
     public var maxLineSize: Int
     /// Bytes asked of the input per read.
     public var readSize = 1 << 20
+    /// Only events whose user falls in this partition are appended (store payloads: the user they
+    /// resolve to); the others are counted in `Summary.otherPartitions`. Checked after a line is
+    /// decoded: a bad line is rejected whatever partition it was meant for.
+    public var partition: StreamPartition?
 
     public init(log: EventLog) {
         self.log = log
@@ -125,7 +132,7 @@ public struct EventImporter {
         public var appended = 0
         public var duplicates = 0
         public var rejected = 0
-        /// Store payloads that carry nothing for the ledger.
+        /// Store payloads that carry nothing for the ledger, and events of other partitions.
         public var skipped = 0
         /// The input's lines this group covers, numbered from 1 across the whole stream (blank
         /// lines included): every line up to `lines.upperBound` is now durable or rejected.
@@ -243,6 +250,10 @@ public struct EventImporter {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):
                     for event in events {
+                        if let partition, !partition.contains(event.user) {
+                            summary.otherPartitions += 1
+                            continue
+                        }
                         try profile.checkCatalog(event)
                         if source == .appstore {
                             if let o = event.data.originalTransaction { importTransactionUsers[o] = event.user }

@@ -23,11 +23,15 @@ public struct FunnelReport: Sendable, Equatable {
 
     /// The steps from `reached[k]`: how many users got exactly k steps far.
     static func steps(_ reached: [Int]) -> [Step] {
+        steps(names: FunnelProgress.steps.map(\.rawValue), users: FunnelProgress.steps.indices.map { reached[($0 + 1)...].reduce(0, +) })
+    }
+
+    /// Steps of these names reached by these numbers of users, each rate computed from the counts.
+    static func steps(names: [String], users: [Int]) -> [Step] {
         var out: [Step] = []
-        for (i, type) in FunnelProgress.steps.enumerated() {
-            let n = reached[(i + 1)...].reduce(0, +)
+        for (i, (name, n)) in zip(names, users).enumerated() {
             let previous = i == 0 ? n : out[i - 1].users
-            out.append(Step(name: type.rawValue, users: n, rate: previous == 0 ? 0 : Double(n) / Double(previous)))
+            out.append(Step(name: name, users: n, rate: previous == 0 ? 0 : Double(n) / Double(previous)))
         }
         return out
     }

@@ -49,10 +49,11 @@ public struct SeriesTotals: Sendable {
     let flows: [Int64: SeriesDay]
     let changes: [Int64: SeriesDay]
 
-    /// The buckets of width `by` from `options.from` (default: the first event) to `options.asOf`;
-    /// nil when that needs more than `SeriesBuckets.maximumCount` buckets.
-    public func series(by: SeriesGranularity) -> LedgerSeries? {
-        let from = options.from ?? firstEvent ?? options.asOf
+    /// The buckets of width `by` from `start`, else `options.from`, else the first event, to
+    /// `options.asOf` (partitions of one ledger pass the same `start`: the earliest first event of
+    /// all, so their buckets merge); nil when that needs more than `SeriesBuckets.maximumCount` buckets.
+    public func series(by: SeriesGranularity, from start: Timestamp? = nil) -> LedgerSeries? {
+        let from = start ?? options.from ?? firstEvent ?? options.asOf
         guard let buckets = SeriesBuckets(by: by, from: min(from, options.asOf), to: options.asOf) else { return nil }
         let n = buckets.count
         var flow = [SeriesDay](repeating: SeriesDay(), count: n)
@@ -91,7 +92,9 @@ public struct SeriesTotals: Sendable {
             let revenue = RevenueReport(
                 lines: lines, activeSubscriptions: active, activeTrials: stock.trialDelta, churnedSubscribers: churned,
                 churnRate: churned + active <= 0 ? 0 : Double(churned) / Double(churned + active),
-                trialConversionRate: f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted))
+                trialConversionRate: f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted),
+                trialsStarted: f.trialsStarted, trialsConverted: f.trialsConverted, commissionPercent: commission,
+                takehomeAdjustments: f.takehomeAdjustment.dictionary)
             var counts: [String: Int] = [:]
             for m in Metric.all { counts[m.name] = f.counts[m.slot] }
             rows.append(LedgerSeries.Bucket(

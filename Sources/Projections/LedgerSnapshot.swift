@@ -47,10 +47,6 @@ public struct LedgerSnapshot: Sendable {
         // Ties on time and user go by the kind's tag (payment_failed first), compared without building it.
         var all: [ScheduledNotification] = []
         users.forEachFold { $0.pointee.schedule(at: options.asOf, texts: texts, into: &all) }
-        return all.sorted { a, b in
-            if a.fireAt != b.fireAt { return a.fireAt < b.fireAt }
-            if a.user != b.user { return a.user < b.user }
-            return a.kind == .paymentFailed && b.kind == .trialEnding
-        }
+        return all.sorted(by: ScheduledNotification.inScheduleOrder)
     }
 }

@@ -24,6 +24,22 @@ public struct RevenueReport: Sendable, Equatable {
     public var churnRate: Double
     /// Trials converted / trials started.
     public var trialConversionRate: Double
+    /// Users who started a trial, and those of them who converted (the rate's terms).
+    public var trialsStarted: Int
+    public var trialsConverted: Int
+    /// What `net` was computed from beyond the lines: the commission taken, and the store's own
+    /// take-home adjustments per currency (so that reports of several partitions merge exactly).
+    public var commissionPercent: Int
+    public var takehomeAdjustments: [String: Money]
+}
+
+extension RevenueReport {
+    /// One currency's line; `net` is what is kept of gross − refunded after the commission and
+    /// the store's own take-home adjustment (which, where the store said it, replaces the commission).
+    static func line(currency c: String, gross g: Money, refunded r: Money, mrr: Money, commissionPercent: Int, adjustment: Money) -> Line {
+        let kept = g - r
+        return Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(commissionPercent) - adjustment, mrr: mrr)
+    }
 }
 
 extension LedgerSnapshot {
@@ -59,15 +75,24 @@ extension LedgerSnapshot {
         }
         let currencies = Set(gross.keys).union(refunded.keys).union(mrr.keys).sorted()
         let lines = currencies.map { c in
-            let g = gross[c, default: .zero], r = refunded[c, default: .zero]
-            let kept = g - r
-            // The store's own take-home share, where it said it, replaces the profile's commission.
-            let net = kept - kept.percent(profile.commissionPercent) - adjustment[c, default: .zero]
-            return RevenueReport.Line(currency: c, gross: g, refunded: r, net: net, mrr: mrr[c, default: .zero])
+            RevenueReport.line(currency: c, gross: gross[c, default: .zero], refunded: refunded[c, default: .zero], mrr: mrr[c, default: .zero],
+                               commissionPercent: profile.commissionPercent, adjustment: adjustment[c, default: .zero])
         }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
-            churnRate: churned + active == 0 ? 0 : Double(churned) / Double(churned + active),
-            trialConversionRate: started == 0 ? 0 : Double(converted) / Double(started))
+            churnRate: Self.churnRate(churned: churned, active: active),
+            trialConversionRate: Self.trialConversionRate(started: started, converted: converted),
+            trialsStarted: started, trialsConverted: converted, commissionPercent: profile.commissionPercent,
+            takehomeAdjustments: adjustment.dictionary)
+    }
+
+    /// churned / (churned + active), 0 when both are 0.
+    static func churnRate(churned: Int, active: Int) -> Double {
+        churned + active == 0 ? 0 : Double(churned) / Double(churned + active)
+    }
+
+    /// converted / started, 0 when none started.
+    static func trialConversionRate(started: Int, converted: Int) -> Double {
+        started == 0 ? 0 : Double(converted) / Double(started)
     }
 }

@@ -11,6 +11,9 @@ public struct ReportInput: Sendable {
     /// The log's head the figures reflect: its position and chain hash (`verify` prints the same).
     public var headPosition: UInt64
     public var headHash: String
+    /// With several logs (partitions of one ledger): each log's head, in the order of `logs`
+    /// (`headPosition` and `headHash` then name the first's).
+    public var partitionHeads: [(position: UInt64, hash: String)] = []
     public var counts: [String: Int]
     public var funnel: FunnelReport
     public var revenue: RevenueReport

@@ -6,6 +6,17 @@ import SubscriptionDomain
 /// `counts`, `funnel`, `revenue`, `notifications`, `diff` as of the instant; `revenue-week`,
 /// `revenue-month`, `funnel-week`, `funnel-month` for the series `--by week|month` to the instant).
 public enum ReportPage {
+    /// The head the figures reflect; over partition logs, each log's.
+    static func headLines(_ r: ReportInput) -> String {
+        let e = HumanFormat.escaped
+        guard r.partitionHeads.count > 1, r.partitionHeads.count == r.logs.count else {
+            return "<dt>log head</dt><dd>position \(r.headPosition), hash <code>\(e(r.headHash))</code></dd>"
+        }
+        return zip(r.logs, r.partitionHeads).map { log, head in
+            "<dt>log head</dt><dd>\(e(log)): position \(head.position), hash <code>\(e(head.hash))</code></dd>"
+        }.joined(separator: "\n")
+    }
+
     public static func html(_ r: ReportInput) -> String {
         let e = HumanFormat.escaped
         var h = """
@@ -18,7 +29,7 @@ public enum ReportPage {
         <dt>log</dt><dd>\(e(r.logs.joined(separator: ", ")))</dd>
         <dt>profile</dt><dd>\(e(r.profile))\(r.comparison.map { " (compared with \(e($0.profile)))" } ?? "")</dd>
         <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>
-        <dt>log head</dt><dd>position \(r.headPosition), hash <code>\(e(r.headHash))</code></dd>
+        \(headLines(r))
         </dl>
         <p class="note">Every figure is what <code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code> (and the same with <code>--by week</code> or <code>--by month</code>) prints for this log at this head; definitions in docs/rules.md.</p>
 

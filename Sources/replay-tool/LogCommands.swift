@@ -9,8 +9,9 @@ enum LogCommands {
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
         positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)"),
                                         OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks"),
-                                        OptionSpec(name: "--follow", value: nil, help: "stream: read a never-ending stdin (FILE must be -), commit a group whenever the input pauses, acknowledge each with one JSON line")],
-        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.\n\nimport --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of\nlines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is\ndurable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}\n(first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left\nout, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -."
+                                        OptionSpec(name: "--follow", value: nil, help: "stream: read a never-ending stdin (FILE must be -), commit a group whenever the input pauses, acknowledge each with one JSON line"),
+                                        OptionSpec(name: "--partition", value: "p/N", help: "append only the events whose user is in partition p of N under Kafka's default partitioner; count the others as skipped")],
+        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.\n\nimport --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of\nlines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is\ndurable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}\n(first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left\nout, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -.\n\nimport --partition p/N appends only the events whose user u has (murmur2(utf8(u)) & 0x7fffffff) % N == p, as\nKafka's Java client partitions a topic keyed by user id; the others are counted as skipped. The first such\nimport declares the log partition p/N (DIR/partition); later imports into it must name the same p/N, and the\nlog refuses any other user. Store payloads (--from) are partitioned by the user they resolve to against the\npartition's own users (docs/scaling.md: aliases known in another partition are not seen)."
     ) { a in
         guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
         let follow = a.has("--follow")
@@ -26,12 +27,19 @@ enum LogCommands {
             throw ToolError.usage("--from '\(sourceName)' is not one of canonical, appstore, revenuecat")
         }
         let profile = try Common.profile(a.value("--profile"))
+        let partition = try Common.partition(a)
         for path in a.positionals { try InputFile.check(path) }
         let log = try Common.openLog(a, access: .write)
         if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
+        if let partition {
+            try log.claim(partition)
+        } else if let declared = try EventLog.declaredPartition(directory: Common.logDirectory(a)) {
+            throw ToolError.usage("this log holds partition \(declared) (\(Common.logDirectory(a))/\(EventLog.partitionFileName)): import into it with --partition \(declared)")
+        }
         var importer = EventImporter(log: log)
         importer.source = source
         importer.profile = profile
+        importer.partition = partition
         // What was appended is indexed in memory; the index files are brought up to the head at the end.
         defer { try? log.saveIndexes() }
         if follow { return try FollowImport.run(importer: importer, logDirectory: Common.logDirectory(a)) }
@@ -56,9 +64,11 @@ enum LogCommands {
             Console.out(JSON.object([("appended", .int(summary.appended)), ("duplicates", .int(summary.duplicates)),
                                      ("rejected", .int(summary.rejected)), ("rejectedFile", .text(kept.path)), ("skipped", .int(summary.skippedCount)),
                                      ("skippedByType", .object(summary.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
-                                     ("unverifiedJWS", .int(summary.unverifiedJWS))]).rendered + "\n")
+                                     ("skippedOtherPartitions", .int(summary.otherPartitions)), ("unverifiedJWS", .int(summary.unverifiedJWS))]).rendered + "\n")
         } else {
-            let skipped = source == .canonical ? "" : ", skipped \(summary.skippedCount)" + (summary.skipped.isEmpty ? "" : " (" + summary.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+            let reasons = summary.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                + (partition == nil ? [] : ["other partitions \(summary.otherPartitions)"])
+            let skipped = source == .canonical && partition == nil ? "" : ", skipped \(summary.skippedCount)" + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")")
             Console.out("appended \(summary.appended), duplicates \(summary.duplicates), rejected \(summary.rejected)\(skipped)\n")
             if summary.unverifiedJWS > 0 {
                 Console.out("\(summary.unverifiedJWS) line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
@@ -100,6 +110,7 @@ enum LogCommands {
                 ("bytes", .int(report.bytes)), ("headPosition", .int(Int(report.head.position))), ("headHash", .string(report.head.hash.description)),
                 ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
                 ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
+                ("partition", .text(report.partition?.description)),
             ]).rendered + "\n")
         } else {
             Console.out("""
@@ -114,6 +125,7 @@ enum LogCommands {
             } else if report.records > 0 {
                 Console.out("committed: no checkpoint yet (the next append writes segments/committed-head)\n")
             }
+            if let p = report.partition { Console.out("partition: \(p) (\(StreamPartition.partitionerName); every stream checked to be in it)\n") }
             if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
             Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
         }

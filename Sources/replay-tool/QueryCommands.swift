@@ -42,7 +42,8 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at))
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
+        let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
         case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
@@ -76,7 +77,8 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let history = try Replay.history(log: try Common.openLog(a), user: user, options: ReplayOptions(profile: profile, asOf: at),
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
+        let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at),
                                          knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []
         var json: [JSON] = []
@@ -133,8 +135,7 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.format(a)
-        let snapshot = try Common.replay(a, asOf: try Common.windowEnd(a))
-        let counts = snapshot.counts()
+        let counts = LedgerSnapshot.mergingCounts(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
         case .json: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
@@ -149,7 +150,7 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.format(a)
-        let report = try Common.replay(a, asOf: try Common.windowEnd(a)).funnel()
+        let report = FunnelReport.merging(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.funnel() })
         let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
         switch format {
         case .json:
@@ -176,7 +177,7 @@ enum QueryCommands {
         name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.query
     ) { a in
         let format = try Common.format(a)
-        let list = try Common.replay(a, asOf: try Common.at(a)).notifications()
+        let list = ScheduledNotification.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.notifications() })
         switch format {
         case .json:
             Console.out(JSON.array(list.map { n in .object([
@@ -192,14 +193,16 @@ enum QueryCommands {
 
     static let diff = CommandSpec(
         name: "diff", summary: "users whose state differs under two profiles (--profile A --profile B) as of --at", positionals: nil,
-        options: [Common.log, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
+        options: [Common.logs, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
     ) { a in
         let names = a.all("--profile")
         guard names.count == 2 else { throw ToolError.usage("diff needs --profile A --profile B") }
         let format = try Common.format(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
-        let differences = RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa), try Common.replay(a, asOf: at, profile: pb))
+        let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
+            RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa, directory: dir), try Common.replay(a, asOf: at, profile: pb, directory: dir))
+        })
         switch format {
         case .json:
             Console.out(JSON.array(differences.map { d in .object([
@@ -222,7 +225,7 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.revenue(a) }
         let format = try Common.format(a)
-        let r = try Common.replay(a, asOf: try Common.at(a)).revenue()
+        let r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
         switch format {
         case .json:
             Console.out(JSON.object(ReportJSON.revenue(r)).rendered + "\n")

@@ -8,7 +8,7 @@ enum ReportCommand {
     static let report = CommandSpec(
         name: "report", summary: "one self-contained HTML file of charts and tables, naming the log's head position and hash",
         positionals: nil,
-        options: [Common.log,
+        options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
                   Common.at, OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html)")],
         details: "Charts: funnel per context, trial conversion by weekly cohort, MRR and active subscriptions and trials per week,\nrevenue and refunds per month per currency, churn per week, retention by start month; tables: revenue, counts,\nthe notification schedule. Every figure equals the JSON of counts/funnel/revenue/notifications at --at (and\nof revenue/funnel --by week|month to --at)."
@@ -19,25 +19,41 @@ enum ReportCommand {
         let out = a.value("--out") ?? "report.html"
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
-        let snapshot = try Common.replay(a, asOf: at, profile: profile)
-        // The series read the same records as the snapshot, even if the log grows meanwhile.
-        let totals = try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition)
-        guard let weekly = totals.series(by: .week), let monthly = totals.series(by: .month) else {
+        // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
+        var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], summaries: [NotificationSummary] = []
+        var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = []
+        let dirs = try Common.logDirectories(a)
+        for dir in dirs {
+            let snapshot = try Common.replay(a, asOf: at, profile: profile, directory: dir)
+            // The series read the same records as the snapshot, even if the log grows meanwhile.
+            passes.append(try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition, directory: dir))
+            counts.append(snapshot.counts())
+            funnels.append(snapshot.funnel())
+            revenues.append(snapshot.revenue())
+            summaries.append(snapshot.notificationSummary())
+            if let other { differences.append(RuleDiff.compare(snapshot, try Common.replay(a, asOf: at, profile: other, directory: dir))) }
+        }
+        let start = passes[0].options.from ?? passes.compactMap(\.firstEvent).min()
+        let weeks = passes.map { $0.series(by: .week, from: start) }, months = passes.map { $0.series(by: .month, from: start) }
+        guard !weeks.contains(where: { $0 == nil }), !months.contains(where: { $0 == nil }),
+              let weekly = LedgerSeries.merging(weeks.compactMap { $0 }), let monthly = LedgerSeries.merging(months.compactMap { $0 }) else {
             throw ToolError.usage("the log spans more than \(SeriesBuckets.maximumCount) weeks before \(at)")
         }
-        let comparison = try other.map { (names[1], RuleDiff.compare(snapshot, try Common.replay(a, asOf: at, profile: $0))) }
-        let input = ReportInput(
-            logs: [Common.logDirectory(a)], profile: names.first ?? profile.name, instant: at,
+        let totals = passes[0]
+        let comparison = other == nil ? nil : (profile: names[1], differences: RuleDiff.merging(differences))
+        var input = ReportInput(
+            logs: dirs, profile: names.first ?? profile.name, instant: at,
             headPosition: totals.head.position, headHash: totals.head.hash.description,
-            counts: snapshot.counts(), funnel: snapshot.funnel(), revenue: snapshot.revenue(), notifications: snapshot.notificationSummary(),
-            weekly: weekly, monthly: monthly, comparison: comparison)
+            counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
+            notifications: NotificationSummary.merging(summaries), weekly: weekly, monthly: monthly, comparison: comparison)
+        if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         let page = Data(ReportPage.html(input).utf8)
         do {
             try page.write(to: URL(fileURLWithPath: out), options: .atomic)
         } catch {
             throw ToolError.input("\(out): cannot write the report (\(error.localizedDescription))")
         }
-        Console.out("wrote \(out) (\(page.count) bytes): \(Common.logDirectory(a)) at head position \(totals.head.position), as of \(at)\n")
+        Console.out("wrote \(out) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
         return 0
     }
 }

@@ -13,16 +13,22 @@ enum SeriesCommands {
         guard let by = SeriesGranularity(rawValue: name) else {
             throw ToolError.usage("--by '\(name)' is not one of day, week, month")
         }
-        let totals = try run(a, profile: profile, at: at, through: through)
-        guard let series = totals.series(by: by) else {
-            throw ToolError.usage("--by \(name) from \(totals.options.from ?? totals.firstEvent ?? totals.options.asOf) to \(totals.options.asOf) makes more than \(SeriesBuckets.maximumCount) buckets (narrow --from/--to or use a wider --by)")
+        // One pass per --log (partitions of one ledger), each cut into the same buckets, then merged.
+        let dirs = try Common.logDirectories(a)
+        let passes = try dirs.map { try run(a, profile: profile, at: at, through: through, directory: $0) }
+        let totals = passes[0]
+        let start = totals.options.from ?? passes.compactMap(\.firstEvent).min()
+        let parts = passes.map { $0.series(by: by, from: start) }
+        guard let series = LedgerSeries.merging(parts.compactMap { $0 }), parts.allSatisfy({ $0 != nil }) else {
+            throw ToolError.usage("--by \(name) from \(start ?? totals.options.asOf) to \(totals.options.asOf) makes more than \(SeriesBuckets.maximumCount) buckets (narrow --from/--to or use a wider --by)")
         }
         return (series, totals)
     }
 
     /// One series pass, as of `--to` (or `at`, `--at`, now).
-    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil) throws -> SeriesTotals {
-        try Common.requireLog(a)
+    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil, directory: String? = nil) throws -> SeriesTotals {
+        let directory = directory ?? Common.logDirectory(a)
+        try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
         let to = try Common.time(a, "--to") ?? at ?? Common.at(a)
         let from = try Common.time(a, "--from")
@@ -34,7 +40,7 @@ enum SeriesCommands {
         options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         // The series reads each user's events in effect order: from the event cache, built when missing.
         options.buildEventCache = true
-        return try SeriesReplay.run(directory: Common.logDirectory(a), options: options, through: through)
+        return try SeriesReplay.run(directory: directory, options: options, through: through)
     }
 
     static func counts(_ a: ParsedArguments) throws -> Int32 {

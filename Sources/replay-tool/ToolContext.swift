@@ -11,7 +11,9 @@ enum Common {
     /// `--format` for commands that print a table or JSON only.
     static let tableOrJSON = OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")
     static let at = OptionSpec(name: "--at", value: "TIME", help: "as of this RFC 3339 instant (default: now)")
-    static let query = [log, profile, format, at]
+    /// `--log` for the commands that answer over several partition logs of one ledger.
+    static let logs = OptionSpec(name: "--log", value: "DIR", help: "the log's folder (default: ./ledger); repeated: partition logs of one ledger, answered as one", repeatable: true)
+    static let query = [logs, profile, format, at]
 
     static func logDirectory(_ a: ParsedArguments) -> String { a.value("--log") ?? "ledger" }
 
@@ -40,6 +42,15 @@ enum Common {
             throw ToolError.usage("\(name) '\(v)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
+    }
+
+    /// `--partition p/N`, checked at the door (N from 1 to `StreamPartition.maxCount`, p below N).
+    static func partition(_ a: ParsedArguments) throws -> StreamPartition? {
+        guard let v = a.value("--partition") else { return nil }
+        switch StreamPartition.parse(v) {
+        case .success(let p): return p
+        case .failure(let e): throw ToolError.usage("--partition \(e.message)")
+        }
     }
 
     static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
@@ -73,9 +84,9 @@ enum Common {
     }
 
     /// The log named by `--log`; `indexes: false` for a reader that scans instead of looking up streams or ids.
-    static func openLog(_ a: ParsedArguments, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
-        let dir = logDirectory(a)
-        if access == .read { try requireLog(a) }
+    static func openLog(_ a: ParsedArguments, directory: String? = nil, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
+        let dir = directory ?? logDirectory(a)
+        if access == .read { try requireLog(dir) }
         var options = EventLog.Options()
         options.indexes = indexes
         options.secondaryKeys = Replay.secondaryKeys
@@ -91,8 +102,10 @@ enum Common {
     }
 
     /// Refuses a `--log` folder that holds no log, before anything reads it.
-    static func requireLog(_ a: ParsedArguments) throws {
-        let dir = logDirectory(a)
+    static func requireLog(_ a: ParsedArguments) throws { try requireLog(logDirectory(a)) }
+
+    /// Refuses a folder that holds no log, before anything reads it.
+    static func requireLog(_ dir: String) throws {
         if !FileManager.default.fileExists(atPath: dir + "/segments") {
             throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
         }
@@ -100,13 +113,14 @@ enum Common {
 
     /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with
     /// the log first), or a full rebuild when a window or sandbox events are asked for.
-    static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil) throws -> LedgerSnapshot {
-        try requireLog(a)   // the projection or the rebuild opens the log itself
+    static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil, directory: String? = nil) throws -> LedgerSnapshot {
+        let directory = directory ?? logDirectory(a)
+        try requireLog(directory)   // the projection or the rebuild opens the log itself
         let profile = try profile ?? Common.profile(a.value("--profile"))
         let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")
         if from == nil && to == nil && !a.has("--include-sandbox") {
-            var store = ProjectionStore(logDirectory: logDirectory(a), profile: profile)
+            var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = partitions
             return try store.snapshot(asOf: asOf)
         }
@@ -115,6 +129,6 @@ enum Common {
         options.to = to
         options.includeSandbox = a.has("--include-sandbox")
         options.partitions = partitions
-        return try Replay.run(directory: logDirectory(a), options: options)
+        return try Replay.run(directory: directory, options: options)
     }
 }

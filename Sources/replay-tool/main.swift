@@ -7,7 +7,7 @@ import SubscriptionDomain
 let commands: [CommandSpec] = [
     LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
     QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify,
-    QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
+    QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
 ]
 
 func toolHelp() -> String {

@@ -220,6 +220,8 @@ struct Ack: Equatable {
     var duplicates = 0
     var rejected = 0
     var lines: ClosedRange<Int>
+    /// Lines skipped (store payloads that carry nothing, events of other partitions); not compared.
+    var skipped = 0
 
     init(first: Int?, last: Int?, appended: Int, duplicates: Int = 0, rejected: Int = 0, lines: ClosedRange<Int>) {
         self.first = first
@@ -237,6 +239,11 @@ struct Ack: Equatable {
               let lines = o["lines"] as? [Int], lines.count == 2, lines[0] <= lines[1] else { return nil }
         self.init(first: o["first"] as? Int, last: o["last"] as? Int, appended: appended, duplicates: duplicates, rejected: rejected,
                   lines: lines[0]...lines[1])
+        skipped = o["skipped"] as? Int ?? -1
+    }
+
+    static func == (a: Ack, b: Ack) -> Bool {
+        (a.first, a.last, a.appended, a.duplicates, a.rejected, a.lines) == (b.first, b.last, b.appended, b.duplicates, b.rejected, b.lines)
     }
 }
 
@@ -256,14 +263,16 @@ final class Follower {
     private let errorPath: String
     private var pending: [UInt8] = []
     private var inputOpen = true
+    /// Newlines written to its stdin so far: the number of the last whole line sent.
+    private(set) var linesSent = 0
 
-    init(log: String, scratch: Scratch) throws {
+    init(log: String, scratch: Scratch, arguments: [String] = []) throws {
         // A write to a follower that died must fail, not end the test process.
         signal(SIGPIPE, SIG_IGN)
         errorPath = scratch.path + "/follower-\(UUID().uuidString).err"
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Tool.binary)
-        process.arguments = ["import", "--log", log, "--follow", "-"]
+        process.arguments = ["import", "--log", log, "--follow", "-"] + arguments
         var env = ProcessInfo.processInfo.environment
         env["REPLAY_TOOL_NOW"] = "2026-02-06T12:00:00Z"
         process.environment = env
@@ -275,6 +284,7 @@ final class Follower {
 
     /// Writes `text` to the follower's stdin, all of it (one write for a short text).
     func send(_ text: String) {
+        linesSent += text.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         let fd = input.fileHandleForWriting.fileDescriptor
         Array(text.utf8).withUnsafeBytes { b in
             var done = 0
