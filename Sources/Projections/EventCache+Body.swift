@@ -2,119 +2,111 @@ import SubscriptionDomain
 
 // The binary form of one event in the cache. Writer and reader sit side by side and take the
 // fields in the same order. A change to the writer changes EventCache.layoutDigest, so caches
-// written before it are rebuilt; enums are stored by their frozen codes (EventCache+Codes.swift).
+// written before it are rebuilt; enums and data fields are stored by their frozen codes
+// (EventCache+Codes.swift).
 //
-// Body: id, type, time, recorded, source, then a bit mask of the `data` fields present and those
-// fields in the order of their bits. Ids, transactions and transfer recipients are written out (they
-// are nearly all different); the other strings are shared strings, named by number. A field added
-// to the catalog takes a new bit at the end, after `extra`, so the bits already given keep theirs.
+// Body: id, type, time, recorded, source, then a bit mask of the `data` fields present (bit = the
+// field's cache code; bit 31: unknown fields follow) and those fields in the order of their codes,
+// each as its kind says (`EventField.Kind`): identifiers (transactions, recipients: nearly all
+// different) written out, the other strings as shared strings named by number. The type's fields
+// and off-type ones are stored alike; reading gives the type its own (`Event(…taking:present:)`).
 
 extension EventCache {
-    /// The bits of the `data` mask, in the order the fields are written.
-    enum DataBit: Int, CaseIterable {
-        case product, transaction, originalTransaction, expires, offer, price, currency, environment, reason,
-             graceExpires, effective, to, quantity, context, sourceScreen, planState, trialEligible, trialUsed,
-             plan, errorCode, category, extra, resumesAt, familyShared
-    }
+    /// The mask bit saying that unknown fields (name, raw JSON) follow.
+    static let unknownFieldsBit: UInt64 = 1 << 31
+    /// The data fields by cache code, and each one's bit in the domain's field masks.
+    static let fieldsByCode = byCode { (f: EventField) in f.cacheCode }
+    static let fieldBits: [UInt32] = fieldsByCode.map { $0?.bit ?? 0 }
+    /// The fields in the order they are written (by code).
+    static let fieldsInCodeOrder: [EventField] = fieldsByCode.compactMap { $0 }
 }
 
 extension EventCache.Writer {
     mutating func writeBody(_ e: Event, recorded: Int64) {
-        typealias C = EventCache
         body.string(e.id)
         body.byte(e.type.cacheCode)
         body.time(e.time)
         body.int64(recorded)
         body.byte(e.source.map { $0.cacheCode + 1 } ?? 0)
-        let d = e.data
-        var mask: UInt64 = 0
-        func mark(_ present: Bool, _ bit: C.DataBit) { if present { mask |= 1 << UInt64(bit.rawValue) } }
-        mark(d.product != nil, .product); mark(d.transaction != nil, .transaction)
-        mark(d.originalTransaction != nil, .originalTransaction); mark(d.expires != nil, .expires)
-        mark(d.offer != nil, .offer); mark(d.price != nil, .price); mark(d.currency != nil, .currency)
-        mark(d.environment != nil, .environment); mark(d.reason != nil, .reason)
-        mark(d.graceExpires != nil, .graceExpires); mark(d.effective != nil, .effective); mark(d.to != nil, .to)
-        mark(d.quantity != nil, .quantity); mark(d.context != nil, .context); mark(d.sourceScreen != nil, .sourceScreen)
-        mark(d.planState != nil, .planState); mark(d.trialEligible != nil, .trialEligible)
-        mark(d.trialUsed != nil, .trialUsed); mark(d.plan != nil, .plan); mark(d.errorCode != nil, .errorCode)
-        mark(d.category != nil, .category); mark(!d.extra.isEmpty, .extra); mark(d.resumesAt != nil, .resumesAt)
-        mark(d.familyShared != nil, .familyShared)
+        var fields = EventFields()
+        e.data.put(into: &fields)
+        for x in e.extra.offType { fields[x.field] = x.value }
+        var mask: UInt64 = e.extra.unknown.isEmpty ? 0 : EventCache.unknownFieldsBit
+        for f in EventCache.fieldsInCodeOrder where fields[f] != nil { mask |= 1 << UInt64(f.cacheCode) }
         body.varint(mask)
-        if let v = d.product { shared(v) }
-        if let v = d.transaction { body.string(v) }
-        if let v = d.originalTransaction { body.string(v) }
-        if let v = d.expires { body.time(v) }
-        if let v = d.offer { body.byte(v.cacheCode) }
-        if let v = d.price { body.money(v) }
-        if let v = d.currency { shared(v) }
-        if let v = d.environment { body.byte(v.cacheCode) }
-        if let v = d.reason { shared(v) }
-        if let v = d.graceExpires { body.time(v) }
-        if let v = d.effective { body.byte(v.cacheCode) }
-        if let v = d.to { body.string(v) }
-        if let v = d.quantity { body.int(v) }
-        if let v = d.context { shared(v) }
-        if let v = d.sourceScreen { shared(v) }
-        if let v = d.planState { shared(v) }
-        if let v = d.trialEligible { body.bool(v) }
-        if let v = d.trialUsed { body.bool(v) }
-        if let v = d.plan { shared(v) }
-        if let v = d.errorCode { shared(v) }
-        if let v = d.category { shared(v) }
-        if !d.extra.isEmpty { body.array(d.extra) { w, x in w.string(x.name); w.string(x.rawJSON) } }
-        if let v = d.resumesAt { body.time(v) }
-        if let v = d.familyShared { body.bool(v) }
+        for f in EventCache.fieldsInCodeOrder {
+            guard let value = fields[f] else { continue }
+            switch value {
+            case .string(let v): if f.kind == .identifier { body.string(v) } else { body.count(number(v)) }
+            case .time(let t): body.time(t)
+            case .money(let m): body.money(m)
+            case .int(let q): body.int(q)
+            case .bool(let b): body.bool(b)
+            case .offer(let o): body.byte(o.cacheCode)
+            case .environment(let v): body.byte(v.cacheCode)
+            case .timing(let t): body.byte(t.cacheCode)
+            }
+        }
+        if !e.extra.unknown.isEmpty { body.array(e.extra.unknown) { w, x in w.string(x.name); w.string(x.rawJSON) } }
     }
+}
 
-    private mutating func shared(_ s: String) {
-        let n = number(s)
-        body.count(n)
+extension EventCache {
+    /// The tables a reader looks codes up in, by code.
+    struct CodeTables {
+        let types = EventCache.types
+        let sources = EventCache.sources
+        let offers = EventCache.offers
+        let environments = EventCache.environments
+        let timings = EventCache.timings
+        let fields = EventCache.fieldsByCode
+        let fieldBits = EventCache.fieldBits
+        /// Each type's fields (`FieldTable.mask`), by the type's code.
+        let typeFields: [UInt32] = EventCache.types.map { $0?.fields.mask ?? 0 }
     }
 }
 
 extension EventCache.Reader {
     /// Reads the body into `e`, setting every field but the user (so one event can be reused for
-    /// all, as the JSON decoder does); returns when the log recorded it (milliseconds).
+    /// all of a user's); returns when the log recorded it (milliseconds).
     mutating func readBody(into e: inout Event) throws -> Int64 {
-        typealias C = EventCache
+        let c = codes
+        // `fields` is empty between events: taking an event's data empties it. (After a throw the
+        // reader is dropped, as the file is damaged.)
         e.id = try r.string()
-        e.type = try code(C.types)
+        let typeCode = Int(try r.byte())
+        guard typeCode < c.types.count, let type = c.types[typeCode] else { throw r.unreadable("code \(typeCode) names no event type") }
         e.time = try r.time()
         let recorded = try r.int64()
         guard recorded.magnitude <= Int64.max / 1_000_000 else { throw r.unreadable("recorded at \(recorded) ms") }
-        let source = try r.byte()
-        e.source = source == 0 ? nil : try element(C.sources, Int(source) - 1)
+        let sourceByte = try r.byte()
+        e.source = sourceByte == 0 ? nil : try element(c.sources, Int(sourceByte) - 1)
         let mask = try r.varint()
-        guard mask >> UInt64(C.DataBit.allCases.count) == 0 else { throw r.unreadable("data mask \(mask)") }
-        func has(_ bit: C.DataBit) -> Bool { mask & (1 << UInt64(bit.rawValue)) != 0 }
-        e.data.product = has(.product) ? try sharedString() : nil
-        e.data.transaction = has(.transaction) ? try r.string() : nil
-        e.data.originalTransaction = has(.originalTransaction) ? try r.string() : nil
-        e.data.expires = has(.expires) ? try r.time() : nil
-        e.data.offer = has(.offer) ? try code(C.offers) : nil
-        e.data.price = has(.price) ? try r.money() : nil
-        e.data.currency = has(.currency) ? try sharedString() : nil
-        e.data.environment = has(.environment) ? try code(C.environments) : nil
-        e.data.reason = has(.reason) ? try sharedString() : nil
-        e.data.graceExpires = has(.graceExpires) ? try r.time() : nil
-        e.data.effective = has(.effective) ? try code(C.timings) : nil
-        e.data.to = has(.to) ? try r.string() : nil
-        e.data.quantity = has(.quantity) ? try r.int() : nil
-        e.data.context = has(.context) ? try sharedString() : nil
-        e.data.sourceScreen = has(.sourceScreen) ? try sharedString() : nil
-        e.data.planState = has(.planState) ? try sharedString() : nil
-        e.data.trialEligible = has(.trialEligible) ? try r.bool() : nil
-        e.data.trialUsed = has(.trialUsed) ? try r.bool() : nil
-        e.data.plan = has(.plan) ? try sharedString() : nil
-        e.data.errorCode = has(.errorCode) ? try sharedString() : nil
-        e.data.category = has(.category) ? try sharedString() : nil
-        if has(.extra) {
-            e.data.extra = try r.array { r in .init(name: try r.string(), rawJSON: try r.string()) }
-        } else if !e.data.extra.isEmpty {
-            e.data.extra = []
+        var present: UInt32 = 0
+        var rest = mask & ~EventCache.unknownFieldsBit
+        while rest != 0 {
+            let bit = rest.trailingZeroBitCount
+            rest &= rest - 1
+            guard bit < c.fields.count, let field = c.fields[bit] else { throw r.unreadable("data mask \(mask)") }
+            present |= c.fieldBits[bit]
+            switch field.kind {
+            case .identifier: fields.set(field, string: try r.string())
+            case .name, .text, .code, .currency: fields.set(field, string: try sharedString())
+            case .time: fields.set(field, time: try r.time())
+            case .money: fields[field] = .money(try r.money())
+            case .quantity: fields[field] = .int(try r.int())
+            case .bool: fields[field] = .bool(try r.bool())
+            case .offer: fields[field] = .offer(try code(c.offers))
+            case .environment: fields[field] = .environment(try code(c.environments))
+            case .timing: fields[field] = .timing(try code(c.timings))
+            }
         }
-        e.data.resumesAt = has(.resumesAt) ? try r.time() : nil
-        e.data.familyShared = has(.familyShared) ? try r.bool() : nil
+        if mask & EventCache.unknownFieldsBit != 0 {
+            fields.extra = try r.array { r in .init(name: try r.string(), rawJSON: try r.string()) }
+        }
+        guard e.take(type, from: &fields, present: present, offType: present & ~c.typeFields[typeCode]) else {
+            throw r.unreadable("a \(type.rawValue) event without its required fields")
+        }
         return recorded
     }
 

@@ -17,6 +17,10 @@ extension EventCache {
         let userCount: Int
         /// The shared strings, by number.
         let strings: [String]
+        /// The code tables (EventCache+Codes.swift), held here so that reading an event touches no global.
+        let codes = EventCache.CodeTables()
+        /// The data slots each event is read into, reused.
+        var fields = EventFields()
         private var usersRead = 0
         private var eventsRead = 0
         /// The user's events not yet read, and where their block ends.

@@ -22,8 +22,9 @@ enum EventCache {
     /// Bump when the file's structure changes: older caches are rebuilt. (A change to how one event
     /// is written changes `layoutDigest`, which needs no bump.)
     /// 2: events grouped by user in effect order (1 kept them in log order). 3: the layout digest;
-    /// enums stored by frozen codes (EventCache+Codes.swift).
-    static let codeVersion = 3
+    /// enums stored by frozen codes (EventCache+Codes.swift). 4: the typed event model: data
+    /// fields by their frozen codes, off-type fields stored as the type's are, unknown fields at bit 31.
+    static let codeVersion = 4
 
     /// What the event writer makes of the rules corpus (`RulesCorpus`): any change to an event's
     /// stored form (a field, a code, an order) changes it, and a cache written with another digest

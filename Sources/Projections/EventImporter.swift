@@ -197,8 +197,9 @@ public struct EventImporter {
                 var found: [String: String] = [:]
                 try? log.forEach { r in
                     guard let e = try? EventCodec.decode(r.payload), e.type.isStoreEvent else { return }
-                    if let o = e.data.originalTransaction { found[o] = e.user }
-                    if let t = e.data.transaction { found[t] = e.user }
+                    let ref = e.data.subscriptionRef
+                    if let o = ref.originalTransaction { found[o] = e.user }
+                    if let t = ref.transaction { found[t] = e.user }
                 }
                 logTransactionUsers = found
             }
@@ -256,8 +257,9 @@ public struct EventImporter {
                         }
                         try profile.checkCatalog(event)
                         if source == .appstore {
-                            if let o = event.data.originalTransaction { importTransactionUsers[o] = event.user }
-                            if let t = event.data.transaction { importTransactionUsers[t] = event.user }
+                            let ref = event.data.subscriptionRef
+                            if let o = ref.originalTransaction { importTransactionUsers[o] = event.user }
+                            if let t = ref.transaction { importTransactionUsers[t] = event.user }
                         }
                         var payload: [UInt8] = []
                         EventCodec.encode(event, into: &payload)

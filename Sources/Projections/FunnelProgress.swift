@@ -30,8 +30,10 @@ struct FunnelProgress: Sendable, Equatable {
     /// Each step counts only after the one before it.
     mutating func record(_ e: Event) {
         guard let step = Self.step(of: e.type) else { return }
-        if step == 0 || (e.type == .paywallCtaTapped && e.data.context != nil) {
-            let context = e.data.context ?? "unknown"
+        var viewContext: String?
+        if case .paywallViewed(let v) = e.data { viewContext = v.context } else if case .paywallCtaTapped(let t) = e.data { viewContext = t.context }
+        if step == 0 || viewContext != nil {
+            let context = viewContext ?? "unknown"
             if let i = byContext.firstIndex(where: { $0.context == context }) { current = i } else {
                 byContext.append(ContextProgress(context: context, reached: 0))
                 current = byContext.count - 1

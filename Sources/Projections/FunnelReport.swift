@@ -46,7 +46,7 @@ extension LedgerSnapshot {
         // Per day of trial start: started, converted (weeks are named once per day, not per user).
         var days: [Int64: (Int, Int)] = [:]
         users.forEachFold { f in
-            let (progress, trialStart, converted) = (f.pointee.funnel, f.pointee.trialStartedAt, f.pointee.trialConverted)
+            let (progress, trialStart, converted) = (f.funnel, f.trialStartedAt, f.trialConverted)
             reached[Int(progress.reached)] += 1
             for p in progress.byContext { contexts[p.context, default: noneReached][Int(p.reached)] += 1 }
             guard let trialStart, options.inWindow(trialStart) else { return }

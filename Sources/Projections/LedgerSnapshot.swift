@@ -30,8 +30,8 @@ public struct LedgerSnapshot: Sendable {
         var low = SIMD16<UInt64>()
         var last: UInt64 = 0
         users.forEachFold { fold in
-            low &+= SIMD16<UInt64>(truncatingIfNeeded: fold.pointee.counts.low)
-            last &+= UInt64(fold.pointee.counts.last)
+            low &+= SIMD16<UInt64>(truncatingIfNeeded: fold.counts.low)
+            last &+= UInt64(fold.counts.last)
         }
         var out: [String: Int] = [:]
         for m in Metric.all { out[m.name] = Int(m.slot < 16 ? low[m.slot] : last) }
@@ -46,7 +46,7 @@ public struct LedgerSnapshot: Sendable {
         let texts = NotificationTexts(options.profile)
         // Ties on time and user go by the kind's tag (payment_failed first), compared without building it.
         var all: [ScheduledNotification] = []
-        users.forEachFold { $0.pointee.schedule(at: options.asOf, texts: texts, into: &all) }
+        users.forEachFold { $0.schedule(at: options.asOf, texts: texts, into: &all) }
         return all.sorted(by: ScheduledNotification.inScheduleOrder)
     }
 }

@@ -17,7 +17,7 @@ extension LedgerSnapshot {
         var s = NotificationSummary()
         let instant = options.asOf
         users.forEachFold { f in
-            for n in f.pointee.notifications {
+            for n in f.notifications {
                 let status: ScheduledNotification.Status = n.cancelled ? .cancelled : (n.fireAt <= instant ? .due : .scheduled)
                 s.byStatus[n.kind, default: [:]][status, default: 0] += 1
                 if n.inAppOnly { s.inAppOnly[n.kind, default: 0] += 1 }

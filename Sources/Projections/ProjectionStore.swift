@@ -175,7 +175,7 @@ public struct ProjectionStore {
         var options = ReplayOptions(profile: profile, asOf: instant)
         options.partitions = partitions
         var later: [String] = []
-        users.forEachFold { if ($0.pointee.state.lastEventTime ?? instant) > instant { later.append($0.pointee.state.user) } }
+        users.forEachFold { if ($0.state.lastEventTime ?? instant) > instant { later.append($0.state.user) } }
         if !later.isEmpty {
             let decider = PlanDecider(profile: profile)
             try Replay.refold(log: log, users: Set(later), decider: decider, options: options) { user, fold in

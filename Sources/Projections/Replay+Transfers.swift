@@ -12,7 +12,7 @@ extension Replay {
     static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions) {
         let decider = PlanDecider(profile: options.profile)
         var outgoing: [(String, UserFold.Transfer)] = []
-        users.forEachFold { f in if let t = f.pointee.transferOut { outgoing.append((f.pointee.state.user, t)) } }
+        users.forEachFold { f in if let t = f.transferOut { outgoing.append((f.state.user, t)) } }
         outgoing.sort { $0.0 < $1.0 }
         for (_, transfer) in outgoing {
             var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
@@ -67,7 +67,7 @@ extension Replay {
                 guard own != nil || (recipient != nil && contains(record.payload, needle)) else { return }
                 let stored = StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded))
                 if let own { streams[own, default: []].append(stored) }
-                if let recipient, stored.event.type == .transfer, stored.event.data.to == recipient {
+                if let recipient, case .transfer(let t) = stored.event.data, t.to == recipient {
                     transfers[stored.event.user, default: []].append(stored)
                 }
             }

@@ -62,12 +62,12 @@ extension LedgerSnapshot {
         var gross = FewKeys<Money>(), refunded = FewKeys<Money>(), mrr = FewKeys<Money>(), adjustment = FewKeys<Money>()
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
         users.forEachFold { f in
-            for a in f.pointee.books.gross { gross[a.currency, default: .zero] += a.money }
-            for a in f.pointee.books.refunded { refunded[a.currency, default: .zero] += a.money }
-            for a in f.pointee.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
-            if f.pointee.trialStartedAt != nil { started += 1 }
-            if f.pointee.trialConverted { converted += 1 }
-            let stock = SubscriberStock.of(f.pointee.state, books: f.pointee.books, decider: decider, at: options.asOf)
+            for a in f.books.gross { gross[a.currency, default: .zero] += a.money }
+            for a in f.books.refunded { refunded[a.currency, default: .zero] += a.money }
+            for a in f.books.takehomeAdjustment { adjustment[a.currency, default: .zero] += a.money }
+            if f.trialStartedAt != nil { started += 1 }
+            if f.trialConverted { converted += 1 }
+            let stock = SubscriberStock.of(f.state, books: f.books, decider: decider, at: options.asOf)
             active += stock.active
             trials += stock.trial
             churned += stock.churned

@@ -26,13 +26,13 @@ enum RulesCorpus {
         let other = profile.products.last { $0.kind == .autoRenewable }?.id ?? subscription
         let pack = profile.products.first { $0.kind == .consumable }
         var out: [Event] = []
-        func add(_ user: String, _ day: Double, _ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
-            var d = EventData()
+        func add(_ user: String, _ day: Double, _ type: EventType, _ set: (inout EventFields) -> Void = { _ in }) {
+            var d = EventFields()
             set(&d)
-            out.append(Event(id: "corpus-\(out.count)", type: type, user: user, time: Self.day(day), source: type.isStoreEvent ? .store : .client, data: d))
+            out.append(Event(id: "corpus-\(out.count)", type: type, user: user, time: Self.day(day), source: type.isStoreEvent ? .store : .client, fields: d))
         }
         func buy(_ user: String, _ day: Double, _ txn: String, days: Double, offer: Offer = .none, product: String? = nil,
-                 set: (inout EventData) -> Void = { _ in }) {
+                 set: (inout EventFields) -> Void = { _ in }) {
             add(user, day, .purchase) {
                 $0.product = product ?? subscription; $0.transaction = txn; $0.offer = offer
                 $0.expires = Self.day(day + days)
@@ -69,6 +69,13 @@ enum RulesCorpus {
         add("expired", 5, .cancellation)
         add("expired", 6, .uncancellation)
         add("expired", 15, .expiration) { $0.reason = "billing_error" }
+        // Catalog fields off their type and an unknown field: kept, stored and written back, and
+        // ignored by the rules (the cancellation's price is no refund, its offer no trial).
+        buy("off-type", 0, "off-type-1", days: 15)
+        add("off-type", 2, .cancellation) {
+            $0.price = Money.parse("9.99"); $0.offer = .freeTrial; $0.quantity = 3; $0.to = "someone"
+            $0.extra = [.init(name: "vendorNote", rawJSON: #"{"a":[1,"x"]}"#)]
+        }
         // Refunds: of the current transaction, of an older one, and reversed.
         buy("refund", 0, "refund-1", days: 30)
         renew("refund", 30, "refund-2", days: 30)

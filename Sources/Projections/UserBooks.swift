@@ -38,34 +38,32 @@ struct UserBooks: Sendable, Equatable {
 
     mutating func record(_ e: Event, rule: Rule, decider: PlanDecider, includeSandbox: Bool) {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
-        switch e.type {
-        case .purchase, .renewal, .consumablePurchase:
+        switch e.data {
+        case .purchase(let p):
             // A family member's access is not a sale: the organizer's purchase is (issue 20 item 7).
-            guard let txn = e.data.transaction, e.data.offer != .freeTrial, e.data.familyShared != true else { return }
-            let listed = e.data.price == nil || e.data.currency == nil ? e.data.product.flatMap { decider.listedPrice(of: $0) } : nil
-            guard let price = e.data.price ?? listed?.price, price > .zero else { return }
-            let currency = e.data.currency ?? listed?.currency ?? "USD"
-            Self.add(price, currency, to: &gross)
-            let share = e.data.extra.isEmpty ? nil : e.data.takehomeShare
-            if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment) }
-            charges.append(Charge(transaction: txn, price: price, currency: currency, takehome: share))
-        case .refund:
-            guard let txn = e.data.transaction else { return }
-            let charged = charges.last { $0.transaction == txn }
-            guard let price = e.data.price ?? charged?.price else { return }
-            let currency = e.data.currency ?? charged?.currency ?? "USD"
+            guard p.offer != .freeTrial, p.familyShared != true else { return }
+            sale(p.transaction, p.product, p.price, p.currency, e, decider)
+        case .renewal(let r):
+            guard r.familyShared != true else { return }
+            sale(r.transaction, r.product, r.price, r.currency, e, decider)
+        case .consumablePurchase(let c):
+            sale(c.transaction, c.product, c.price, c.currency, e, decider)
+        case .refund(let r):
+            let charged = charges.last { $0.transaction == r.transaction }
+            guard let price = r.price ?? charged?.price else { return }
+            let currency = r.currency ?? charged?.currency ?? "USD"
             Self.add(price, currency, to: &refunded)
             if let share = charged?.takehome {
                 Self.add(.zero - Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment)
             }
-        case .productChange:
+        case .productChange(let c):
             // An upgrade charged at once (it carries its transaction and price).
-            guard rule == .upgradeNow, let txn = e.data.transaction, let price = e.data.price, price > .zero else { return }
-            let currency = e.data.currency ?? "USD"
+            guard rule == .upgradeNow, let txn = c.ref.transaction, let price = c.price, price > .zero else { return }
+            let currency = c.currency ?? "USD"
             Self.add(price, currency, to: &gross)
             charges.append(Charge(transaction: txn, price: price, currency: currency))
-        case .refundReversed:
-            guard let txn = e.data.transaction, let charge = charges.last(where: { $0.transaction == txn }) else { return }
+        case .refundReversed(let r):
+            guard let charge = charges.last(where: { $0.transaction == r.transaction }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
             if let share = charge.takehome {
                 Self.add(Self.adjustment(charge.price, share: share, commissionPercent: decider.profile.commissionPercent), charge.currency, to: &takehomeAdjustment)
@@ -76,5 +74,16 @@ struct UserBooks: Sendable, Equatable {
              .notificationsDisabled, .notificationsEnabled:
             return
         }
+    }
+
+    /// A sale at the reported price, else the product's listed price.
+    private mutating func sale(_ txn: String, _ product: String, _ reported: Money?, _ reportedCurrency: String?, _ e: Event, _ decider: PlanDecider) {
+        let listed = reported == nil || reportedCurrency == nil ? decider.listedPrice(of: product) : nil
+        guard let price = reported ?? listed?.price, price > .zero else { return }
+        let currency = reportedCurrency ?? listed?.currency ?? "USD"
+        Self.add(price, currency, to: &gross)
+        let share = e.extra.unknown.isEmpty ? nil : e.extra.takehomeShare
+        if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment) }
+        charges.append(Charge(transaction: txn, price: price, currency: currency, takehome: share))
     }
 }

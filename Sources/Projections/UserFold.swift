@@ -33,7 +33,8 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         // What the notification rules need from before the event (not a copy of the whole subscription).
         let hadBillingIssue = state.hasBillingIssue
         // A sandbox renewal's rule is SANDBOX: whether it converts a sandbox trial is read here.
-        let sandboxTrial = e.type == .renewal && e.data.environment == .sandbox && state.sandbox?.isTrial == true
+        var sandboxTrial = false
+        if case .renewal(let r) = e.data { sandboxTrial = r.environment == .sandbox && state.sandbox?.isTrial == true }
         decider.evolve(&state, e)
         let rule = state.rule
         // A family member's purchase or renewal: access, not a sale (no revenue, not counted as a renewal).
@@ -42,11 +43,11 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         if counted {
             if let m = Metric.countedPerEvent(e.type) {
                 counts.add(m)
-            } else if e.type == .purchase {
+            } else if case .purchase(let p) = e.data {
                 // A sandbox purchase (counted only with includeSandbox) is a start as its offer says.
-                let sandboxStart = rule == .sandboxApart && !e.data.isTemporaryGrant && e.data.familyShared != true
-                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || (sandboxStart && e.data.offer == .freeTrial) { counts.add(.trialStarted) }
-                if rule == .purchaseStartsPro || (sandboxStart && e.data.offer != .freeTrial) { counts.add(.subscriptionStarted) }
+                let sandboxStart = rule == .sandboxApart && !e.extra.isTemporaryGrant && p.familyShared != true
+                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || (sandboxStart && p.offer == .freeTrial) { counts.add(.trialStarted) }
+                if rule == .purchaseStartsPro || (sandboxStart && p.offer != .freeTrial) { counts.add(.subscriptionStarted) }
             } else if e.type == .renewal, rule != .duplicateTransaction, !memberAccess {
                 counts.add(.renewal)
                 if rule == .trialConverted || (rule == .sandboxApart && sandboxTrial) { counts.add(.trialConverted) }
@@ -55,10 +56,10 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         }
         if rule == .purchaseStartsTrial || rule == .trialOncePerGroup, trialStartedAt == nil { trialStartedAt = e.time }
         if rule == .trialConverted { trialConverted = true }
-        if rule == .transferOut, let to = e.data.to, var given = state.subscription {
+        if rule == .transferOut, case .transfer(let t) = e.data, var given = state.subscription {
             given.endedAt = nil
             given.endedBy = nil
-            transferOut = Transfer(to: to, time: e.time, subscription: given)
+            transferOut = Transfer(to: t.to, time: e.time, subscription: given)
         }
         if !memberAccess { books.record(e, rule: rule, decider: decider, includeSandbox: options.includeSandbox) }
         scheduleNotifications(e, rule: rule, hadBillingIssue: hadBillingIssue, decider: decider)

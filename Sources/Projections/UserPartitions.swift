@@ -24,10 +24,10 @@ struct UserPartitions: Sendable {
     /// Every fold, partition after partition.
     var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
 
-    /// Runs `body` on a pointer to every fold, partition after partition. A `for` over `folds`
-    /// copies each fold (a dozen reference counts up and down), and so does a closure borrowing
-    /// the fold that calls anything: the compiler copies to protect the borrow.
-    func forEachFold(_ body: (UnsafePointer<UserFold>) -> Void) {
-        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body(folds.baseAddress! + i) } } }
+    /// Runs `body` on every fold, partition after partition, lent in place: a `for` over `folds`
+    /// copies each fold (a dozen reference counts up and down), and a `borrowing` parameter
+    /// cannot be copied implicitly, so the reports that read folds this way copy none.
+    func forEachFold(_ body: (borrowing UserFold) -> Void) {
+        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body((folds.baseAddress! + i).pointee) } } }
     }
 }

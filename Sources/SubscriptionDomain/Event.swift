@@ -2,80 +2,72 @@
 public struct Event: Sendable, Equatable {
     /// The idempotency key.
     public var id: String
-    public var type: EventType
     /// The app user id: the log's stream key.
     public var user: String
     /// When it happened.
     public var time: Timestamp
     public var source: EventSource?
-    public var data: EventData
+    /// The type and its typed fields.
+    public private(set) var data: EventData
+    /// The `data` fields that are not the type's, kept verbatim.
+    public var extra: EventData.Extra
 
-    public init(id: String, type: EventType, user: String, time: Timestamp, source: EventSource? = nil, data: EventData = EventData()) {
+    /// The event type (`data`'s, kept beside it: the read models ask it of every event).
+    public private(set) var type: EventType
+
+    public init(id: String, user: String, time: Timestamp, source: EventSource? = nil, data: EventData, extra: EventData.Extra = .init()) {
         self.id = id
-        self.type = type
         self.user = user
         self.time = time
         self.source = source
         self.data = data
+        self.type = data.type
+        self.extra = extra
     }
-}
 
-/// The `data` object: the catalog's fields (which ones are required depends on the type) and
-/// any unknown fields, kept verbatim as raw JSON in their original order.
-public struct EventData: Sendable, Equatable {
-    public var product: String?
-    public var transaction: String?
-    public var originalTransaction: String?
-    public var expires: Timestamp?
-    public var offer: Offer?
-    public var price: Money?
-    public var currency: String?
-    public var environment: StoreEnvironment?
-    /// A family member's access through Family Sharing (`purchase`, `renewal`): entitlement yes,
-    /// revenue and subscription start no. Absent means false.
-    public var familyShared: Bool?
-    public var reason: String?
-    public var graceExpires: Timestamp?
-    /// When a paused subscription is due to resume (`pause`); the rules wait for the renewal that resumes it.
-    public var resumesAt: Timestamp?
-    public var effective: ChangeTiming?
-    public var to: String?
-    public var quantity: Int?
-    public var context: String?
-    public var sourceScreen: String?
-    public var planState: String?
-    public var trialEligible: Bool?
-    public var trialUsed: Bool?
-    public var plan: String?
-    public var errorCode: String?
-    public var category: String?
-    /// Unknown fields: name and raw JSON value, written back unchanged.
-    public var extra: [ExtraField] = []
-
-    public init() {}
-
-    /// An unknown `data` field kept verbatim.
-    public struct ExtraField: Sendable, Equatable {
-        public var name: String
-        public var rawJSON: String
-        public init(name: String, rawJSON: String) { self.name = name; self.rawJSON = rawJSON }
+    /// An event built field by field (store mappings, generators, tests): `fields` must hold the
+    /// type's required fields (`type.firstMissingField(in:)`, which builders check first); other
+    /// catalog fields go to `extra` as off-type fields.
+    public init(id: String, type: EventType, user: String, time: Timestamp, source: EventSource? = nil, fields: EventFields = EventFields()) {
+        var f = fields
+        let present = f.presentMask
+        guard let data = EventData(type: type, taking: &f) else {
+            preconditionFailure("a \(type.rawValue) event built without data.\(type.firstMissingField(in: fields)?.rawValue ?? "?")")
+        }
+        self.init(id: id, user: user, time: time, source: source, data: data, extra: EventData.Extra(leftover: &f, present: present & ~type.fields.mask))
     }
-}
 
-extension EventData {
-    /// A RevenueCat `TEMPORARY_ENTITLEMENT_GRANT` (`"temporaryGrant": true` in a purchase's data):
-    /// access while the store confirms the purchase, which follows as its own `purchase`.
-    public var isTemporaryGrant: Bool {
-        extra.contains { $0.name == "temporaryGrant" && $0.rawJSON == "true" }
+    /// An event from its type and its data slots, as the codecs read them (`type` may come after
+    /// `data`): the type takes its fields, the rest is kept as off-type fields. `present` holds
+    /// the bits (`EventField.bit`) of the catalog fields set in `fields`. Nil when a required
+    /// field is missing.
+    public init?(id: String, user: String, time: Timestamp, source: EventSource?, type: EventType, taking fields: inout EventFields, present: UInt32) {
+        self.init(id: id, user: user, time: time, source: source, data: .accountCreated)
+        guard take(type, from: &fields, present: present, offType: present & ~type.fields.mask) else { return nil }
     }
-}
 
-extension EventData {
-    /// The share of the price the developer keeps after the store's fee, in parts per million, when
-    /// the store says it (RevenueCat `takehome_percentage`, kept as `"takehomePercentage": 0.85`):
-    /// revenue prefers it to the profile's commission. Nil when absent or not within 0…1.
-    public var takehomeShare: Int64? {
-        guard let raw = extra.first(where: { $0.name == "takehomePercentage" })?.rawJSON, let v = Double(raw), v >= 0, v <= 1 else { return nil }
-        return Int64((v * 1_000_000).rounded())
+    /// Gives the event the type `type` and its data from the slots `fields` (bits `present`), off-type
+    /// fields (bits `offType`) and unknown ones, leaving `fields` empty; false (and the event as it
+    /// was) when a required field is missing. For readers that reuse one event and one set of slots.
+    public mutating func take(_ type: EventType, from fields: inout EventFields, present: UInt32, offType: UInt32) -> Bool {
+        guard let data = EventData(type: type, taking: &fields) else { return false }
+        self.data = data
+        self.type = type
+        if offType != 0 || !fields.extra.isEmpty {
+            extra = EventData.Extra(leftover: &fields, present: offType)
+        } else if !extra.isEmpty {
+            extra = EventData.Extra()
+        }
+        return true
+    }
+
+    /// Every `data` field the line holds, the type's and off-type ones, by name: for the import
+    /// door's checks (ranges, catalog) and for tests. The rules read the typed `data`.
+    public var allFields: EventFields {
+        var f = EventFields()
+        data.put(into: &f)
+        for x in extra.offType { f[x.field] = x.value }
+        f.extra = extra.unknown
+        return f
     }
 }

@@ -24,6 +24,10 @@ extension EventCodec {
         out.append(contentsOf: #","time":""#.utf8)
         e.time.appendRFC3339(to: &out)
         out.append(contentsOf: #"","data":{"#.utf8)
+        // The catalog's fields in its order (the type's and any off-type ones), then the unknown ones.
+        var fields = EventFields()
+        e.data.put(into: &fields)
+        for x in e.extra.offType { fields[x.field] = x.value }
         var first = true
         func key(_ name: String) {
             if !first { out.append(0x2C) }
@@ -31,32 +35,12 @@ extension EventCodec {
             appendString(name, to: &out)
             out.append(0x3A)
         }
-        let d = e.data
-        func str(_ f: EventField, _ v: String?) { if let v { key(f.rawValue); appendString(v, to: &out) } }
-        str(.product, d.product)
-        str(.transaction, d.transaction)
-        str(.originalTransaction, d.originalTransaction)
-        if let t = d.expires { key(EventField.expires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
-        str(.offer, d.offer?.rawValue)
-        str(.price, d.price?.description)
-        str(.currency, d.currency)
-        str(.environment, d.environment?.rawValue)
-        if let v = d.familyShared { key(EventField.familyShared.rawValue); out.append(contentsOf: (v ? "true" : "false").utf8) }
-        str(.reason, d.reason)
-        if let t = d.graceExpires { key(EventField.graceExpires.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
-        if let t = d.resumesAt { key(EventField.resumesAt.rawValue); out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22) }
-        str(.effective, d.effective?.rawValue)
-        str(.to, d.to)
-        if let q = d.quantity { key(EventField.quantity.rawValue); out.append(contentsOf: String(q).utf8) }
-        str(.context, d.context)
-        str(.sourceScreen, d.sourceScreen)
-        str(.planState, d.planState)
-        if let v = d.trialEligible { key(EventField.trialEligible.rawValue); out.append(contentsOf: (v ? "true" : "false").utf8) }
-        if let v = d.trialUsed { key(EventField.trialUsed.rawValue); out.append(contentsOf: (v ? "true" : "false").utf8) }
-        str(.plan, d.plan)
-        str(.errorCode, d.errorCode)
-        str(.category, d.category)
-        for x in d.extra { key(x.name); out.append(contentsOf: x.rawJSON.utf8) }
+        for field in EventField.cases {
+            guard let value = fields[field] else { continue }
+            key(field.rawValue)
+            value.appendJSON(to: &out)
+        }
+        for x in e.extra.unknown { key(x.name); out.append(contentsOf: x.rawJSON.utf8) }
         out.append(0x7D)
         if let source = e.source {
             out.append(contentsOf: #","source":""#.utf8)

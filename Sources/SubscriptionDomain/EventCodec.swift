@@ -14,17 +14,23 @@ public enum EventCodec {
     }
 
     /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
+    /// The `data` fields are read into slots (the type may come after them), then the type takes its own.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
-        var event = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
+        var event = Event(id: "", user: "", time: Timestamp(nanoseconds: 0), data: .accountCreated)
         try decode(line, into: &event)
         return event
     }
 
-    /// Decodes one line into `event`, field by field in place (no intermediate copies).
+    /// Decodes one line into `event`, field by field in place.
     static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) throws(EventDecodingError) {
         var s = JSONScanner(line)
         try s.expect(0x7B, "'{' (an event is a JSON object)")
         var seen: UInt16 = 0
+        // The type and its place in `EventType.cases` (set, or the line is refused below).
+        var typeIndex = 0
+        var type = EventType.cases[typeIndex]
+        var fields = EventFields()
+        var present: UInt32 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {
                 let key: TopField
@@ -39,10 +45,12 @@ public enum EventCodec {
                 switch key {
                 case .id: event.id = try nonEmptyString(&s, label)
                 case .user: event.user = try nonEmptyString(&s, label)
-                case .type: event.type = try tag(&s, label, EventType.self) { "unknown event type '\($0)'" }
+                case .type:
+                    typeIndex = try tagIndex(&s, label, EventType.self) { "unknown event type '\($0)'" }
+                    type = EventType.cases[typeIndex]
                 case .time: event.time = try timestamp(&s, label)
                 case .source: event.source = try tag(&s, label, EventSource.self) { "field 'source': '\($0)' is not store, client or server" }
-                case .data: try decodeData(&s, into: &event.data)
+                case .data: present = try decodeData(&s, into: &fields)
                 case .position, .version:
                     guard s.peek() != 0x22, try s.number() != nil else { throw EventDecodingError("field '\(key.name)': expected an integer") }
                 case .recorded: _ = try timestamp(&s, label)
@@ -59,8 +67,9 @@ public enum EventCodec {
                 throw EventDecodingError("missing required field '\(required.name)'")
             }
         }
-        if let field = event.type.firstMissingField(in: event.data) {
-            throw EventDecodingError("type '\(event.type.rawValue)' requires data.\(field.rawValue)")
+        guard event.take(type, from: &fields, present: present, offType: present & ~EventType.fieldMasks[typeIndex]) else {
+            let field = type.fields.firstMissing(present)
+            throw EventDecodingError("type '\(type.rawValue)' requires data.\(field?.rawValue ?? "?")")
         }
     }
 
@@ -135,6 +144,15 @@ public enum EventCodec {
         return T.cases[i]
     }
 
+    /// The same, giving the value's index in `T.cases`.
+    private static func tagIndex<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _: T.Type,
+                                               unknown: (String) -> String) throws(EventDecodingError) -> Int {
+        if let i = s.tag(in: T.tags) { return i }
+        let t = try stringToken(&s, field)
+        guard let i = s.withBytes(t, { T.tags.index(of: $0) }) else { throw EventDecodingError(unknown(try s.text(t))) }
+        return i
+    }
+
     /// The same for a `data` field, refused as "field 'data.x': 'v' is not `allowed`".
     private static func tag<T: FrozenTag>(_ s: inout JSONScanner, _ field: FieldLabel, _ type: T.Type, _ allowed: StaticString) throws(EventDecodingError) -> T {
         try tag(&s, field, type) { "field '\(field)': '\($0)' is not \(allowed)" }
@@ -151,11 +169,13 @@ public enum EventCodec {
         return v
     }
 
-    private static func decodeData(_ s: inout JSONScanner, into d: inout EventData) throws(EventDecodingError) {
+    /// Reads the `data` object into `d`; returns the bits of the catalog fields present (not null).
+    private static func decodeData(_ s: inout JSONScanner, into d: inout EventFields) throws(EventDecodingError) -> UInt32 {
         guard s.peek() == 0x7B else { throw EventDecodingError("field 'data': expected an object", column: s.i + 1) }
         s.i += 1
-        if s.peek() == 0x7D { s.i += 1; return }
+        if s.peek() == 0x7D { s.i += 1; return 0 }
         var seen: UInt32 = 0
+        var present: UInt32 = 0
         var extraNames: Set<String> = []
         while true {
             let fieldIndex: Int
@@ -168,7 +188,7 @@ public enum EventCodec {
                 d.extra.append(.init(name: name, rawJSON: String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[range]), as: UTF8.self)))
                 if s.peek() == 0x2C { s.i += 1; continue }
                 try s.expect(0x7D, "',' or '}'")
-                return
+                return present
             }
             let field = EventField.cases[fieldIndex]
             let bit = UInt32(1) << UInt32(fieldIndex)
@@ -177,45 +197,43 @@ public enum EventCodec {
             if s.peek() == 0x6E {
                 try s.literal("null")
             } else {
-                try decodeField(field, &s, &d)
+                switch field.kind {
+                case .identifier, .name: d.set(field, string: try nonEmptyString(&s, .data(field)))
+                case .text: d.set(field, string: try s.text(try stringToken(&s, .data(field))))
+                case .time: d.set(field, time: try timestamp(&s, .data(field)))
+                case .code, .currency, .money, .quantity, .bool, .offer, .environment, .timing: d[field] = try decodeValue(field, &s)
+                }
+                present |= bit
             }
             if s.peek() == 0x2C { s.i += 1; continue }
             try s.expect(0x7D, "',' or '}'")
-            return
+            return present
         }
     }
 
-    private static func decodeField(_ field: EventField, _ s: inout JSONScanner, _ d: inout EventData) throws(EventDecodingError) {
+    /// Reads one field's value as its kind says.
+    private static func decodeValue(_ field: EventField, _ s: inout JSONScanner) throws(EventDecodingError) -> FieldValue {
         let name = FieldLabel.data(field)
-        switch field {
-        case .product: d.product = try nonEmptyString(&s, name)
-        case .transaction: d.transaction = try nonEmptyString(&s, name)
-        case .originalTransaction: d.originalTransaction = try nonEmptyString(&s, name)
-        case .reason: d.reason = try s.text(try stringToken(&s, name))
-        case .to: d.to = try nonEmptyString(&s, name)
-        case .context: d.context = try s.text(try stringToken(&s, name))
-        case .sourceScreen: d.sourceScreen = try s.text(try stringToken(&s, name))
-        case .planState: d.planState = try s.text(try stringToken(&s, name))
-        case .plan: d.plan = try s.text(try stringToken(&s, name))
-        case .category: d.category = try nonEmptyString(&s, name)
-        case .errorCode:
-            if s.peek() == 0x22 { d.errorCode = try s.text(try s.string()) } else {
-                let r = try s.skipValue(depth: 1)
-                guard let _ = Int(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)) else {
-                    throw EventDecodingError("field '\(name)': expected a string or an integer")
-                }
-                d.errorCode = String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
+        switch field.kind {
+        case .identifier, .name: return .string(try nonEmptyString(&s, name))
+        case .text: return .string(try s.text(try stringToken(&s, name)))
+        case .code:
+            if s.peek() == 0x22 { return .string(try s.text(try s.string())) }
+            let r = try s.skipValue(depth: 1)
+            guard let _ = Int(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)) else {
+                throw EventDecodingError("field '\(name)': expected a string or an integer")
             }
-        case .expires: d.expires = try timestamp(&s, name)
-        case .graceExpires: d.graceExpires = try timestamp(&s, name)
-        case .resumesAt: d.resumesAt = try timestamp(&s, name)
+            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[r]), as: UTF8.self))
+        case .time: return .time(try timestamp(&s, name))
         case .currency:
             let c = try s.text(try stringToken(&s, name))
-            guard c.utf8.count == 3, c.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else {
+            var letters = 0
+            for b in c.utf8 where b >= 65 && b <= 90 { letters += 1 }
+            guard c.utf8.count == 3, letters == 3 else {
                 throw EventDecodingError("field '\(name)': '\(c)' is not an ISO 4217 code such as USD")
             }
-            d.currency = c
-        case .price:
+            return .string(c)
+        case .money:
             guard s.peek() == 0x22 else { throw EventDecodingError("field '\(name)': expected a decimal string such as \"9.99\" (money is never a JSON number)", column: s.i + 1) }
             let t = try s.string()
             guard let m = s.withBytes(t, { Money.parse($0) }) else {
@@ -225,7 +243,7 @@ public enum EventCodec {
                 }
                 throw EventDecodingError("field '\(name)': '\(text)' is not a decimal amount such as 9.99")
             }
-            d.price = m
+            return .money(m)
         case .quantity:
             let at = s.i
             guard s.peek() != 0x22, let q = try s.number(), q >= 1 else {
@@ -235,22 +253,16 @@ public enum EventCodec {
             guard q <= 1_000_000_000 else {
                 throw EventDecodingError("field '\(name)': \(q) is out of range (accepted: \(ValueRanges.quantities.lowerBound) to \(ValueRanges.quantities.upperBound))")
             }
-            d.quantity = q
-        case .trialEligible, .trialUsed, .familyShared:
-            let v: Bool
+            return .int(q)
+        case .bool:
             switch s.peek() {
-            case 0x74: try s.literal("true"); v = true
-            case 0x66: try s.literal("false"); v = false
+            case 0x74: try s.literal("true"); return .bool(true)
+            case 0x66: try s.literal("false"); return .bool(false)
             default: throw EventDecodingError("field '\(name)': expected true or false", column: s.i + 1)
             }
-            switch field {
-            case .trialEligible: d.trialEligible = v
-            case .trialUsed: d.trialUsed = v
-            default: d.familyShared = v
-            }
-        case .offer: d.offer = try tag(&s, name, Offer.self, "free_trial, intro or none")
-        case .environment: d.environment = try tag(&s, name, StoreEnvironment.self, "production or sandbox")
-        case .effective: d.effective = try tag(&s, name, ChangeTiming.self, "immediate or next_renewal")
+        case .offer: return .offer(try tag(&s, name, Offer.self, "free_trial, intro or none"))
+        case .environment: return .environment(try tag(&s, name, StoreEnvironment.self, "production or sandbox"))
+        case .timing: return .timing(try tag(&s, name, ChangeTiming.self, "immediate or next_renewal"))
         }
     }
 }

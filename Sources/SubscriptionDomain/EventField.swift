@@ -1,12 +1,57 @@
-/// The `data` field names of the catalog. Frozen: the raw values are the storage contract.
+/// The `data` field names of the catalog, in the order the canonical encoder writes them.
+/// Frozen: the raw values are the storage contract. Which fields each event type holds is
+/// `EventType.fields`; a field's JSON form is its `kind`.
 public enum EventField: String, Sendable, CaseIterable {
     case product, transaction, originalTransaction, expires, offer, price, currency, environment, familyShared
     case reason, graceExpires, resumesAt, effective, to, quantity
     case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
-    /// The fields, built once; a field's index here is its bit in the decoder's duplicate check.
+    /// What a field's value is, and how the codec reads and writes it.
+    public enum Kind: Sendable {
+        /// A non-empty string that is nearly always different (a transaction, a user id).
+        case identifier
+        /// A non-empty string with few different values (a product id, a category).
+        case name
+        /// Any string (a reason, a context).
+        case text
+        /// A string, or an integer kept as its digits.
+        case code
+        /// An ISO 4217 code: three capital letters.
+        case currency
+        /// An RFC 3339 time.
+        case time
+        /// A decimal string (money is never a JSON number).
+        case money
+        /// A positive integer.
+        case quantity
+        case bool
+        case offer, environment, timing
+    }
+
+    /// The field's kind.
+    public var kind: Kind {
+        switch self {
+        case .transaction, .originalTransaction, .to: .identifier
+        case .product, .category: .name
+        case .reason, .context, .sourceScreen, .planState, .plan: .text
+        case .errorCode: .code
+        case .currency: .currency
+        case .expires, .graceExpires, .resumesAt: .time
+        case .price: .money
+        case .quantity: .quantity
+        case .familyShared, .trialEligible, .trialUsed: .bool
+        case .offer: .offer
+        case .environment: .environment
+        case .effective: .timing
+        }
+    }
+
+    /// The fields, built once; a field's index here is its bit in field masks (`FieldTable`,
+    /// the decoder's duplicate check).
     static let cases = Array(allCases)
     static let tags = TagTable(cases.map(\.rawValue))
+    /// The field's bit in a field mask (its position in `allCases`; looked up, so callers keep it).
+    public var bit: UInt32 { UInt32(1) << UInt32(Self.cases.firstIndex(of: self)!) }
 }
 
 /// How a purchase was offered.

@@ -40,30 +40,6 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
              .notificationsDisabled, .notificationsEnabled: false
         }
     }
-
-    /// The first required field missing from `d`, if any (CONTRACT.md §2's required fields).
-    public func firstMissingField(in d: EventData) -> EventField? {
-        switch self {
-        case .purchase, .renewal:
-            if d.product == nil { return .product }
-            if d.transaction == nil { return .transaction }
-            return d.expires == nil ? .expires : nil
-        case .refund, .refundReversed: return d.transaction == nil ? .transaction : nil
-        case .productChange: return d.product == nil ? .product : nil
-        case .transfer: return d.to == nil ? .to : nil
-        case .consumablePurchase:
-            if d.product == nil { return .product }
-            if d.transaction == nil { return .transaction }
-            return d.quantity == nil ? .quantity : nil
-        case .creditsUsed: return d.quantity == nil ? .quantity : nil
-        case .paywallViewed, .paywallCtaTapped: return d.context == nil ? .context : nil
-        case .notificationsDisabled, .notificationsEnabled: return d.category == nil ? .category : nil
-        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause,
-             .accountCreated, .accountDeleted, .purchaseStarted, .purchasePending, .purchaseSuccess,
-             .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed: return nil
-        }
-    }
-
 }
 
 extension EventType: FrozenTag {

@@ -6,14 +6,12 @@ public struct PlanDecider: Sendable {
     final class Rules: Sendable {
         let profile: Profile
         let groups: [String: String]
-        let productIDs: [String: String]
         let listedPrices: [String: ListedPrice]
         init(_ profile: Profile) {
             self.profile = profile
             listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
                                       uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
-            productIDs = Dictionary(profile.products.map { ($0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
         }
     }
     let rules: Rules
@@ -35,9 +33,6 @@ public struct PlanDecider: Sendable {
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }
 
-    /// The profile's own copy of a product id, so that a million subscriptions share one string.
-    func interned(_ product: String) -> String { rules.productIDs[product] ?? product }
-
     /// The state before any event.
     public func initial(user: String) -> SubscriberState { SubscriberState(user: user) }
 
@@ -55,29 +50,28 @@ public struct PlanDecider: Sendable {
     }
 
     private func apply(_ e: Event, to s: inout SubscriberState) -> Rule {
-        switch e.type {
+        let time = e.time
+        switch e.data {
         case .accountCreated:
             s.hasAccount = true
             return .accountCreated
         case .accountDeleted:
             s.hasAccount = false
             return .accountDeleted
-        case .purchase:
-            guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
-            if !e.data.extra.isEmpty, e.data.isTemporaryGrant { return temporaryGrant(e, txn: txn, product: product, expires: expires, &s) }
-            guard s.see(txn) else { return .duplicateTransaction }
-            let group = group(of: product)
-            let isTrial = e.data.offer == .freeTrial
+        case .purchase(let p):
+            if !e.extra.unknown.isEmpty, e.extra.isTemporaryGrant { return temporaryGrant(p, at: time, &s) }
+            guard s.see(p.transaction) else { return .duplicateTransaction }
+            let group = group(of: p.product)
+            let isTrial = p.offer == .freeTrial
             let firstInGroup = !s.trialUsedGroups.contains(group)
-            let env = e.data.environment ?? .production
+            let env = p.environment ?? .production
             var sub = Subscription(
-                product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
-                startedAt: e.time, expires: expires, isTrial: isTrial, environment: env,
-                price: e.data.price, currency: e.data.currency)
-            sub.familyShared = e.data.familyShared == true
+                product: p.product, group: group, originalTransaction: p.originalTransaction ?? p.transaction, transaction: p.transaction,
+                startedAt: time, expires: p.expires, isTrial: isTrial, environment: env, price: p.price, currency: p.currency)
+            sub.familyShared = p.familyShared == true
             if env == .sandbox {
                 s.sandbox = sub
-                s.sandboxTransactions.append(txn)
+                s.sandboxTransactions.append(p.transaction)
                 return .sandboxApart
             }
             s.everPurchased = true
@@ -87,137 +81,100 @@ public struct PlanDecider: Sendable {
             s.markTrialUsed(group)
             if isTrial { return firstInGroup ? .purchaseStartsTrial : .trialOncePerGroup }
             return .purchaseStartsPro
-        case .renewal:
-            guard let txn = e.data.transaction, let product = e.data.product, let expires = e.data.expires else { return .noSubscription }
-            guard s.see(txn) else { return .duplicateTransaction }
-            // The closures below take what they need of the event, not the event (capturing it copied it).
-            let (time, price, currency) = (e.time, e.data.price, e.data.currency)
-            return withSubscription(e, &s, createIfMissing: true) { sub in
-                let rule: Rule
-                if sub.isTrial { rule = .trialConverted }
-                else if sub.billingIssueAt != nil { rule = .billingRecovered }
-                else if sub.endedAt != nil || time > sub.expires { rule = .lateRenewal }
-                else { rule = .renewal }
-                // A renewal of another product (a change at renewal) without a price of its own is
-                // valued at that product's listed price, not the old period's.
-                if product != sub.product { sub.price = nil; sub.currency = nil }
-                sub.product = interned(product)
-                sub.group = group(of: product)
-                sub.transaction = txn
-                sub.expires = max(expires, sub.expires)
-                sub.isTrial = false
-                sub.autoRenew = true
-                sub.endedAt = nil
-                sub.endedBy = nil
-                sub.billingIssueAt = nil
-                sub.graceEndsAt = nil
-                sub.pausedAt = nil
-                sub.resumesAt = nil
-                sub.pendingProduct = nil
-                sub.price = price ?? sub.price
-                sub.currency = currency ?? sub.currency
-                return rule
+        case .renewal(let r):
+            guard s.see(r.transaction) else { return .duplicateTransaction }
+            let ref = SubscriptionRef(transaction: r.transaction, originalTransaction: r.originalTransaction, environment: r.environment)
+            switch route(ref, s) {
+            case .sandbox(let i):
+                s.sandboxTransactions.append(r.transaction)
+                _ = renew(&s.subscriptions[i], r, at: time)
+                return .sandboxApart
+            case .production(let i): return renew(&s.subscriptions[i], r, at: time)
+            case .none:
+                let group = group(of: r.product)
+                s.subscription = Subscription(
+                    product: r.product, group: group, originalTransaction: r.originalTransaction ?? r.transaction, transaction: r.transaction,
+                    startedAt: time, expires: r.expires, isTrial: false, environment: .production, price: r.price, currency: r.currency)
+                s.everPurchased = true
+                s.markTrialUsed(group)
+                return .renewalWithoutPurchase
+            case .sandboxMissing: return .sandboxApart
             }
-        case .cancellation:
-            return withSubscription(e, &s) { sub in
+        case .cancellation(let n):
+            return change(route(n.ref, s), &s) { sub in
                 sub.autoRenew = false
                 return sub.isTrial ? .cancelDuringTrial : .cancelKeepsAccess
             }
-        case .uncancellation:
-            return withSubscription(e, &s) { sub in
+        case .uncancellation(let ref):
+            return change(route(ref, s), &s) { sub in
                 sub.autoRenew = true
                 return .uncancel
             }
-        case .billingIssue:
-            let (time, graceExpires) = (e.time, e.data.graceExpires)
-            return withSubscription(e, &s) { sub in
+        case .billingIssue(let b):
+            let grace = b.graceExpires ?? (time + rules.profile.billingGrace)
+            return change(route(b.ref, s), &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.billingIssueAt == nil { sub.billingIssueAt = time }
-                sub.graceEndsAt = graceExpires ?? (time + rules.profile.billingGrace)
+                sub.graceEndsAt = grace
                 return .billingGrace
             }
-        case .pause:
+        case .pause(let p):
             // Access runs to expires, then stops with no unverified grace (status); a renewal resumes it.
-            let (time, resumesAt) = (e.time, e.data.resumesAt)
-            return withSubscription(e, &s) { sub in
+            let resumesAt = p.resumesAt
+            return change(route(p.ref, s), &s) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.pausedAt == nil { sub.pausedAt = time }
                 sub.resumesAt = resumesAt ?? sub.resumesAt
                 return .pause
             }
-        case .expiration, .revoke, .transfer:
-            // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.
-            let rule: Rule = e.type == .expiration ? .expiration : e.type == .revoke ? .revoke : .transferOut
-            let time = e.time
-            return withSubscription(e, &s) { sub in
-                end(&sub, at: time, by: rule)
-                return rule
-            }
-        case .refund:
-            guard let txn = e.data.transaction else { return .noSubscription }
+        // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.
+        case .expiration(let n): return end(route(n.ref, s), &s, at: time, by: .expiration)
+        case .revoke(let n): return end(route(n.ref, s), &s, at: time, by: .revoke)
+        case .transfer(let t): return end(route(t.ref, s), &s, at: time, by: .transferOut)
+        case .refund(let r):
+            let txn = r.transaction
             if let quantity = s.consumables.removeValue(forKey: txn) {
                 s.credits = max(0, s.credits.subtractingSaturated(quantity))
                 return .refundOlder
             }
-            let time = e.time
-            return withSubscription(e, &s) { sub in
+            let ref = SubscriptionRef(transaction: txn, originalTransaction: r.originalTransaction, environment: r.environment)
+            return change(route(ref, s), &s) { sub in
                 guard txn == sub.transaction else { return .refundOlder }
                 end(&sub, at: time, by: .refundCurrent)
                 sub.refundedTransaction = txn
                 return .refundCurrent
             }
-        case .refundReversed:
-            guard let txn = e.data.transaction else { return .noSubscription }
-            return withSubscription(e, &s) { sub in
+        case .refundReversed(let r):
+            let txn = r.transaction
+            let ref = SubscriptionRef(transaction: txn, originalTransaction: r.originalTransaction, environment: r.environment)
+            return change(route(ref, s), &s) { sub in
                 guard sub.refundedTransaction == txn, sub.endedBy == .refundCurrent else { return .refundOlder }
                 sub.endedAt = nil
                 sub.endedBy = nil
                 sub.refundedTransaction = nil
                 return .refundReversed
             }
-        case .productChange:
-            guard let product = e.data.product else { return .noSubscription }
-            let (effective, expires) = (e.data.effective, e.data.expires)
+        case .productChange(let c):
             // An immediate change charged at once (an App Store upgrade) carries its transaction:
             // it becomes the current one (a refund of it ends access), reported once.
-            let charged = effective == .nextRenewal ? nil : e.data.transaction
+            let charged = c.effective == .nextRenewal ? nil : c.ref.transaction
             if let charged { guard s.see(charged) else { return .duplicateTransaction } }
-            let (price, currency) = (e.data.price, e.data.currency)
-            return withSubscription(e, &s) { sub in
-                if effective == .nextRenewal {
-                    sub.pendingProduct = product
-                    return .downgradeAtRenewal
-                }
-                // The reported price was the old product's: from now on the new product's listed
-                // price applies (revenue's MRR), until a renewal reports one.
-                if product != sub.product { sub.price = nil; sub.currency = nil }
-                sub.product = interned(product)
-                sub.group = group(of: product)
-                if let expires { sub.expires = expires }
-                sub.pendingProduct = nil
-                if let charged {
-                    sub.transaction = charged
-                    sub.price = price ?? sub.price
-                    sub.currency = currency ?? sub.currency
-                }
-                return .upgradeNow
-            }
-        case .consumablePurchase:
-            guard let txn = e.data.transaction, let quantity = e.data.quantity else { return .noSubscription }
-            guard s.see(txn) else { return .duplicateTransaction }
-            if e.data.environment == .sandbox { return .sandboxApart }
+            return change(route(c.ref, s), &s) { sub in changeProduct(&sub, c, charged: charged) }
+        case .consumablePurchase(let c):
+            guard s.see(c.transaction) else { return .duplicateTransaction }
+            if c.environment == .sandbox { return .sandboxApart }
             s.everPurchased = true
-            s.credits = s.credits.addingSaturated(quantity)
-            s.consumables[txn] = quantity
+            s.credits = s.credits.addingSaturated(c.quantity)
+            s.consumables[c.transaction] = c.quantity
             return .creditsAdded
-        case .creditsUsed:
-            s.credits = max(0, s.credits.subtractingSaturated(e.data.quantity ?? 0))
+        case .creditsUsed(let c):
+            s.credits = max(0, s.credits.subtractingSaturated(c.quantity))
             return .creditsUsed
-        case .notificationsDisabled:
-            if let c = e.data.category, !s.disabledCategories.contains(c) { s.disabledCategories.append(c) }
+        case .notificationsDisabled(let n):
+            if !s.disabledCategories.contains(n.category) { s.disabledCategories.append(n.category) }
             return .notificationCategory
-        case .notificationsEnabled:
-            if let c = e.data.category { s.disabledCategories.removeAll { $0 == c } }
+        case .notificationsEnabled(let n):
+            s.disabledCategories.removeAll { $0 == n.category }
             return .notificationCategory
         case .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending, .purchaseSuccess,
              .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed:
@@ -225,20 +182,70 @@ public struct PlanDecider: Sendable {
         }
     }
 
+    /// A renewal of the subscription: the rule it applies (a trial converted, a billing issue
+    /// recovered, a late renewal) and the new period.
+    private func renew(_ sub: inout Subscription, _ r: Renewal, at time: Timestamp) -> Rule {
+        let rule: Rule
+        if sub.isTrial { rule = .trialConverted }
+        else if sub.billingIssueAt != nil { rule = .billingRecovered }
+        else if sub.endedAt != nil || time > sub.expires { rule = .lateRenewal }
+        else { rule = .renewal }
+        // A renewal of another product (a change at renewal) without a price of its own is
+        // valued at that product's listed price, not the old period's.
+        if r.product != sub.product { sub.price = nil; sub.currency = nil }
+        sub.product = r.product
+        sub.group = group(of: r.product)
+        sub.transaction = r.transaction
+        sub.expires = max(r.expires, sub.expires)
+        sub.isTrial = false
+        sub.autoRenew = true
+        sub.endedAt = nil
+        sub.endedBy = nil
+        sub.billingIssueAt = nil
+        sub.graceEndsAt = nil
+        sub.pausedAt = nil
+        sub.resumesAt = nil
+        sub.pendingProduct = nil
+        sub.price = r.price ?? sub.price
+        sub.currency = r.currency ?? sub.currency
+        return rule
+    }
+
+    /// A product change now (an upgrade, charged when it carries its transaction) or at the next renewal.
+    private func changeProduct(_ sub: inout Subscription, _ c: ProductChange, charged: String?) -> Rule {
+        if c.effective == .nextRenewal {
+            sub.pendingProduct = c.product
+            return .downgradeAtRenewal
+        }
+        // The reported price was the old product's: from now on the new product's listed
+        // price applies (revenue's MRR), until a renewal reports one.
+        if c.product != sub.product { sub.price = nil; sub.currency = nil }
+        sub.product = c.product
+        sub.group = group(of: c.product)
+        if let expires = c.expires { sub.expires = expires }
+        sub.pendingProduct = nil
+        if let charged {
+            sub.transaction = charged
+            sub.price = c.price ?? sub.price
+            sub.currency = c.currency ?? sub.currency
+        }
+        return .upgradeNow
+    }
+
     /// A temporary entitlement grant: access until its `expires` when no subscription is running
     /// (the confirmed purchase that follows replaces it); nothing when one is (the purchase it
     /// bridges came first in effect order). Its transaction is not marked seen, so that the
     /// confirmed purchase is never taken for a second report of it; it marks no trial used.
-    private func temporaryGrant(_ e: Event, txn: String, product: String, expires: Timestamp, _ s: inout SubscriberState) -> Rule {
-        if e.data.environment == .sandbox {
-            if let running = s.sandbox, running.endedAt == nil, running.expires > e.time { return .sandboxApart }
-        } else if let running = s.subscription, running.endedAt == nil, running.expires > e.time {
+    private func temporaryGrant(_ p: Purchase, at time: Timestamp, _ s: inout SubscriberState) -> Rule {
+        if p.environment == .sandbox {
+            if let running = s.sandbox, running.endedAt == nil, running.expires > time { return .sandboxApart }
+        } else if let running = s.subscription, running.endedAt == nil, running.expires > time {
             return .temporaryGrant
         }
-        let env = e.data.environment ?? .production
+        let env = p.environment ?? .production
         let sub = Subscription(
-            product: interned(product), group: group(of: product), originalTransaction: e.data.originalTransaction ?? txn, transaction: txn,
-            startedAt: e.time, expires: expires, isTrial: false, environment: env, price: nil, currency: nil)
+            product: p.product, group: group(of: p.product), originalTransaction: p.originalTransaction ?? p.transaction,
+            transaction: p.transaction, startedAt: time, expires: p.expires, isTrial: false, environment: env, price: nil, currency: nil)
         if env == .sandbox {
             s.sandbox = sub
             return .sandboxApart
@@ -274,32 +281,40 @@ public struct PlanDecider: Sendable {
         sub.graceEndsAt = nil
     }
 
-    /// Runs `change` on the subscription the event is about: sandbox if the event says so or names
-    /// a sandbox transaction, else production. Without a subscription, nothing changes.
-    private func withSubscription(_ e: Event, _ s: inout SubscriberState, createIfMissing: Bool = false,
-                                  _ change: (inout Subscription) -> Rule) -> Rule {
+    /// Which subscription an event is about: its place in `subscriptions`.
+    enum Route { case production(Int), sandbox(Int), none, sandboxMissing }
+
+    /// The sandbox subscription if the event says so or names a sandbox transaction, else the
+    /// production one; `none` when the user has no subscription there.
+    private func route(_ ref: SubscriptionRef, _ s: SubscriberState) -> Route {
+        let production = s.index(of: .production), sandbox = s.index(of: .sandbox)
         func namesSandbox(_ t: String?) -> Bool {
-            guard let t else { return false }
-            return s.sandboxTransactions.contains(t) || s.sandboxBox[0].originalTransaction == t
+            guard let t, let sandbox else { return false }
+            return s.sandboxTransactions.contains(t) || s.subscriptions[sandbox].originalTransaction == t
         }
-        let sandbox = e.data.environment == .sandbox
-            || (e.data.environment == nil && !s.sandboxBox.isEmpty
-                && (s.subscriptionBox.isEmpty || namesSandbox(e.data.transaction) || namesSandbox(e.data.originalTransaction)))
-        if sandbox {
-            guard !s.sandboxBox.isEmpty else { return .sandboxApart }
-            _ = change(&s.sandboxBox[0])
-            if let t = e.data.transaction, e.type == .renewal { s.sandboxTransactions.append(t) }
-            return .sandboxApart
+        let toSandbox = ref.environment == .sandbox
+            || (ref.environment == nil && sandbox != nil
+                && (production == nil || namesSandbox(ref.transaction) || namesSandbox(ref.originalTransaction)))
+        if toSandbox { return sandbox.map(Route.sandbox) ?? .sandboxMissing }
+        return production.map(Route.production) ?? .none
+    }
+
+    /// Runs `change` on the routed subscription: its rule for production, SANDBOX for the sandbox;
+    /// without a subscription, nothing changes.
+    private func change(_ route: Route, _ s: inout SubscriberState, _ change: (inout Subscription) -> Rule) -> Rule {
+        switch route {
+        case .production(let i): return change(&s.subscriptions[i])
+        case .sandbox(let i): _ = change(&s.subscriptions[i]); return .sandboxApart
+        case .sandboxMissing: return .sandboxApart
+        case .none: return .noSubscription
         }
-        if !s.subscriptionBox.isEmpty { return change(&s.subscriptionBox[0]) }
-        guard createIfMissing, let product = e.data.product, let t = e.data.transaction, let expires = e.data.expires else { return .noSubscription }
-        let group = group(of: product)
-        s.subscription = Subscription(
-            product: interned(product), group: group, originalTransaction: e.data.originalTransaction ?? t, transaction: t,
-            startedAt: e.time, expires: expires, isTrial: false, environment: .production,
-            price: e.data.price, currency: e.data.currency)
-        s.everPurchased = true
-        s.markTrialUsed(group)
-        return .renewalWithoutPurchase
+    }
+
+    /// Ends the routed subscription's access at `time` by `rule`.
+    private func end(_ route: Route, _ s: inout SubscriberState, at time: Timestamp, by rule: Rule) -> Rule {
+        change(route, &s) { sub in
+            end(&sub, at: time, by: rule)
+            return rule
+        }
     }
 }

@@ -34,10 +34,10 @@ public struct PopulationGenerator: Sendable {
         var list: [Event] = []
         var t = start + .hours(Int.random(in: 0..<(60 * 24), using: &rng))
         var txn = 0
-        func add(_ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
-            var d = EventData()
+        func add(_ type: EventType, _ set: (inout EventFields) -> Void = { _ in }) {
+            var d = EventFields()
             set(&d)
-            list.append(Event(id: "\(user)_\(list.count)", type: type, user: user, time: t, source: type.isStoreEvent ? .store : .client, data: d))
+            list.append(Event(id: "\(user)_\(list.count)", type: type, user: user, time: t, source: type.isStoreEvent ? .store : .client, fields: d))
         }
         func later(minutes: ClosedRange<Int>) { t = t + .init(nanoseconds: Int64(Int.random(in: minutes, using: &rng)) * 60_000_000_000) }
         let subscription = profile.products.first { $0.kind == .autoRenewable }

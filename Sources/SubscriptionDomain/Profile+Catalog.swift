@@ -4,15 +4,31 @@ extension Profile {
     /// catalog, unless the profile accepts unknown products (`unknownProductEntitlement`). Other
     /// events, and app events that name a product (`purchase_started`, …), are not checked.
     public func checkCatalog(_ e: Event) throws(EventDecodingError) {
-        if e.data.familyShared == true, !familySharing {
-            throw EventDecodingError("field 'data.familyShared': profile \(name) does not offer Family Sharing (familySharing: false)")
+        let product: String?
+        switch e.data {
+        case .purchase(let p):
+            try checkFamilySharing(p.familyShared)
+            product = p.product
+        case .renewal(let r):
+            try checkFamilySharing(r.familyShared)
+            product = r.product
+        case .productChange(let c): product = c.product
+        case .consumablePurchase(let c): product = c.product
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed, .revoke, .pause,
+             .transfer, .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped,
+             .purchaseStarted, .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess,
+             .restoreFailed, .notificationsDisabled, .notificationsEnabled:
+            product = nil
         }
-        guard unknownProductEntitlement == nil, let id = e.data.product, product(id) == nil else { return }
-        switch e.type {
-        case .purchase, .renewal, .productChange, .consumablePurchase:
-            throw EventDecodingError("field 'data.product': '\(id)' is not in profile \(name)'s catalog (\(products.map(\.id).joined(separator: ", ")))")
-        default:
-            return
+        // A familyShared off its type (kept verbatim, ignored by the rules) is refused all the same.
+        if e.extra.offType.contains(where: { $0.value == .bool(true) && $0.field == .familyShared }) { try checkFamilySharing(true) }
+        guard unknownProductEntitlement == nil, let id = product, self.product(id) == nil else { return }
+        throw EventDecodingError("field 'data.product': '\(id)' is not in profile \(name)'s catalog (\(products.map(\.id).joined(separator: ", ")))")
+    }
+
+    private func checkFamilySharing(_ familyShared: Bool?) throws(EventDecodingError) {
+        if familyShared == true, !familySharing {
+            throw EventDecodingError("field 'data.familyShared': profile \(name) does not offer Family Sharing (familySharing: false)")
         }
     }
 

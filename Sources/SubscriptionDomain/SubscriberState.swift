@@ -36,22 +36,32 @@ public struct SubscriberState: Sendable, Equatable, Codable {
     public var user: String
     public var hasAccount = false
     public var everPurchased = false
-    /// The production subscription (boxed: most users never subscribe, and 200 inline bytes
-    /// per user add up over a million users).
-    public var subscription: Subscription? {
-        get { subscriptionBox.first }
-        set { subscriptionBox = newValue.map { [$0] } ?? [] }
-    }
-    var subscriptionBox: [Subscription] = []
+    /// The user's auto-renewable subscriptions: at most one per environment, production first.
+    /// (Most users have none: an empty list costs one word per user.)
+    public var subscriptions: [Subscription] = []
 
-    /// Whether the production subscription has an unresolved billing issue (read in place).
-    public var hasBillingIssue: Bool { !subscriptionBox.isEmpty && subscriptionBox[0].billingIssueAt != nil }
-    /// A sandbox subscription, kept apart (boxed: most users never have one).
-    public var sandbox: Subscription? {
-        get { sandboxBox.first }
-        set { sandboxBox = newValue.map { [$0] } ?? [] }
+    /// The production subscription.
+    public var subscription: Subscription? {
+        get { index(of: .production).map { subscriptions[$0] } }
+        set { replace(.production, with: newValue) }
     }
-    var sandboxBox: [Subscription] = []
+    /// The sandbox subscription, kept apart from production.
+    public var sandbox: Subscription? {
+        get { index(of: .sandbox).map { subscriptions[$0] } }
+        set { replace(.sandbox, with: newValue) }
+    }
+    /// Where the subscription of `environment` is in `subscriptions` (production first, sandbox last).
+    public func index(of environment: StoreEnvironment) -> Int? {
+        switch environment {
+        case .production: subscriptions.first?.environment == .production ? 0 : nil
+        case .sandbox: subscriptions.last?.environment == .sandbox ? subscriptions.count - 1 : nil
+        }
+    }
+    /// Whether the production subscription has an unresolved billing issue.
+    public var hasBillingIssue: Bool {
+        guard let i = index(of: .production) else { return false }
+        return subscriptions[i].billingIssueAt != nil
+    }
     /// Transactions of sandbox purchases and renewals, to route later events to the sandbox subscription.
     public var sandboxTransactions: [String] = []
     /// Subscription groups in which the user has subscribed (no second trial there).
@@ -73,6 +83,17 @@ public struct SubscriberState: Sendable, Equatable, Codable {
         if seenTransactions.contains(transaction) { return false }
         seenTransactions.append(transaction)
         return true
+    }
+
+    /// Puts `sub` in the place of the subscription of `environment` (which it takes as its own).
+    private mutating func replace(_ environment: StoreEnvironment, with sub: Subscription?) {
+        var sub = sub
+        sub?.environment = environment
+        if let i = index(of: environment) {
+            if let sub { subscriptions[i] = sub } else { subscriptions.remove(at: i) }
+        } else if let sub {
+            if environment == .production { subscriptions.insert(sub, at: 0) } else { subscriptions.append(sub) }
+        }
     }
 
     mutating func markTrialUsed(_ group: String) {

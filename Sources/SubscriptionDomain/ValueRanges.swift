@@ -56,15 +56,20 @@ public enum ValueRanges {
     public static func check(_ e: Event) throws(EventDecodingError) {
         try id(e.id, "id")
         try id(e.user, "user")
-        if let to = e.data.to { try id(to, "data.to") }
+        let d = e.allFields
+        if let to = d.to { try id(to, "data.to") }
         try time(e.time, "time")
-        if let t = e.data.expires { try time(t, "data.expires") }
-        if let t = e.data.graceExpires { try time(t, "data.graceExpires") }
-        if let t = e.data.resumesAt { try time(t, "data.resumesAt") }
-        if let p = e.data.price, !prices.contains(p) {
+        if let t = d.expires { try time(t, "data.expires") }
+        if let t = d.graceExpires { try time(t, "data.graceExpires") }
+        if let t = d.resumesAt { try time(t, "data.resumesAt") }
+        // A period that ends before it starts: a purchase or renewal whose expires is not after its time.
+        if e.type == .purchase || e.type == .renewal, let x = d.expires, x <= e.time {
+            throw EventDecodingError("field 'data.expires': \(x) is not after the \(e.type.rawValue)'s time \(e.time): a paid period ends after it starts (seconds instead of milliseconds?)")
+        }
+        if let p = d.price, !prices.contains(p) {
             throw EventDecodingError("field 'data.price': \(p) is out of range (\(pricesText))")
         }
-        if let q = e.data.quantity, !quantities.contains(q) {
+        if let q = d.quantity, !quantities.contains(q) {
             throw EventDecodingError("field 'data.quantity': \(q) is out of range (accepted: \(quantities.lowerBound) to \(quantities.upperBound))")
         }
     }

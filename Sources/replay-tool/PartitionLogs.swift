@@ -8,17 +8,24 @@ import SubscriptionDomain
 /// that holds the user.
 extension Common {
     /// The `--log` folders (default `ledger`), each at most once. Logs that declare their
-    /// partition (DIR/partition) must all declare one, of the same N, each a different p.
-    static func logDirectories(_ a: ParsedArguments) throws -> [String] {
+    /// partition (DIR/partition) must all declare one, of the same N, each a different p; for a
+    /// report over several of them (`whole`), all N, so that no merged answer is silently partial.
+    /// One partition's log alone answers for its own users (each machine for its partition).
+    static func logDirectories(_ a: ParsedArguments, whole: Bool = true) throws -> [String] {
         let dirs = a.all("--log").isEmpty ? ["ledger"] : a.all("--log")
-        guard dirs.count > 1 else { return dirs }
         var seen: [String: String] = [:]
         for d in dirs {
+            if dirs.count > 1 { try requireLog(d) }
             let key = URL(fileURLWithPath: d).standardizedFileURL.resolvingSymlinksInPath().path
             if let first = seen[key] { throw ToolError.usage("--log \(d) names the same folder as --log \(first): give each partition once") }
             seen[key] = d
         }
-        _ = try declaredPartitions(dirs)
+        guard dirs.count > 1, whole, let declared = try declaredPartitions(dirs) else { return dirs }
+        let held = Set(declared.map(\.index))
+        if let missing = (0..<declared[0].count).first(where: { !held.contains($0) }) {
+            let more = declared[0].count - held.count - 1
+            throw ToolError.input("partition \(missing)/\(declared[0].count)\(more > 0 ? " and \(more) more" : "") not in the --log list: a report over part of the ledger would be partial (give every partition's log)")
+        }
         return dirs
     }
 
@@ -53,7 +60,7 @@ extension Common {
     /// The log that holds `user`: by Kafka's partitioner when the logs declare their partitions,
     /// else the first that has an event of the user (the first log when none has).
     static func userLog(_ a: ParsedArguments, user: String) throws -> String {
-        let dirs = try logDirectories(a)
+        let dirs = try logDirectories(a, whole: false)
         guard dirs.count > 1 else { return dirs[0] }
         if let declared = try declaredPartitions(dirs) {
             let p = KafkaPartitioner.partition(of: user, count: declared[0].count)

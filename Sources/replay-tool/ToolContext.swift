@@ -23,6 +23,17 @@ enum Common {
         return Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
     }
 
+    /// Refuses a `REPLAY_TOOL_NOW` that is not an RFC 3339 instant within the accepted range (a
+    /// clock silently falling back to the system's would make a "reproducible" run not so).
+    static func checkFixedClock() throws {
+        guard let fixed = ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] else { return }
+        switch ValueRanges.time(fixed) {
+        case .success: return
+        case .failure(.notRFC3339): throw ToolError.usage("REPLAY_TOOL_NOW '\(fixed)' is not an RFC 3339 instant (e.g. 2026-02-06T12:00:00Z)")
+        case .failure(.outOfRange): throw ToolError.usage("REPLAY_TOOL_NOW '\(fixed)' is out of range (\(ValueRanges.timesText))")
+        }
+    }
+
     /// An instant option (`--at`, `--from`, `--to`, `--as-known-at`): RFC 3339 within the accepted range, or `now`.
     static func time(_ a: ParsedArguments, _ name: String) throws -> Timestamp? {
         guard let v = a.value(name) else { return nil }

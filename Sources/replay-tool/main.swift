@@ -7,7 +7,7 @@ import SubscriptionDomain
 let commands: [CommandSpec] = [
     LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
     QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify,
-    QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
+    QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, SyncCommand.spec, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
 ]
 
 func toolHelp() -> String {
@@ -41,6 +41,7 @@ func runTool(_ args: [String]) -> Int32 {
     }
     // Messages quote what was typed or read (paths, values): each is printed as one line.
     do {
+        try Common.checkFixedClock()
         let parsed = try ArgumentParser.parse(rest, for: command)
         return try command.run(parsed)
     } catch let e as ToolError {

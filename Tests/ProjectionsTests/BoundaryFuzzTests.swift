@@ -191,9 +191,9 @@ import SubscriptionDomain
         #expect(admitted.count >= 30 && legacy.count > admitted.count, "admitted \(admitted.count), read \(legacy.count)")
         for e in admitted {
             #expect(e.time >= Timestamp(nanoseconds: 0) && e.time < Timestamp(nanoseconds: 7_258_118_400_000_000_000))
-            #expect((e.data.quantity ?? 1) >= 1 && (e.data.quantity ?? 1) <= 1_000_000)
-            #expect((e.data.price ?? .zero) >= .zero && (e.data.price ?? .zero) <= Money(micros: 1_000_000_000_000_000))
-            #expect(!(e.user + e.id + (e.data.to ?? "")).unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+            #expect((e.allFields.quantity ?? 1) >= 1 && (e.allFields.quantity ?? 1) <= 1_000_000)
+            #expect((e.allFields.price ?? .zero) >= .zero && (e.allFields.price ?? .zero) <= Money(micros: 1_000_000_000_000_000))
+            #expect(!(e.user + e.id + (e.allFields.to ?? "")).unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
         }
         Self.fold(admitted)
         Self.fold(legacy.map { try! EventCodec.decode($0.payload) })

@@ -47,9 +47,9 @@ import SubscriptionDomain
     /// encodes as before.
     @Test func familySharedRoundTripsThroughTheCodec() throws {
         let e = try EventCodec.decode(Self.member)
-        #expect(e.data.familyShared == true)
+        #expect(e.allFields.familyShared == true)
         #expect(EventCodec.encode(e) == Self.member)
-        #expect(try EventCodec.decode(Self.organizer).data.familyShared == nil)
+        #expect(try EventCodec.decode(Self.organizer).allFields.familyShared == nil)
         #expect(EventCodec.encode(try EventCodec.decode(Self.organizer)) == Self.organizer)
     }
 }

@@ -65,6 +65,14 @@ import SubscriptionDomain
         #expect(Offer.allCases.map { "\($0.rawValue)=\($0.cacheCode)" } == ["free_trial=0", "intro=1", "none=2"])
         #expect(StoreEnvironment.allCases.map { "\($0.rawValue)=\($0.cacheCode)" } == ["production=0", "sandbox=1"])
         #expect(ChangeTiming.allCases.map { "\($0.rawValue)=\($0.cacheCode)" } == ["immediate=0", "next_renewal=1"])
+        // Data fields: their bit in an event's mask (bit 31 marks the unknown fields).
+        #expect(EventField.allCases.map { "\($0.rawValue)=\($0.cacheCode)" } == [
+            "product=0", "transaction=1", "originalTransaction=2", "expires=3", "offer=4", "price=5", "currency=6",
+            "environment=7", "familyShared=8", "reason=9", "graceExpires=10", "resumesAt=11", "effective=12", "to=13",
+            "quantity=14", "context=15", "sourceScreen=16", "planState=17", "trialEligible=18", "trialUsed=19", "plan=20",
+            "errorCode=21", "category=22",
+        ])
+        #expect(EventField.allCases.allSatisfy { $0.cacheCode < 31 && EventCache.fieldsByCode[Int($0.cacheCode)] == $0 })
     }
 
     /// A cache whose events were written in another layout (another layout digest, CRC intact) is not read.

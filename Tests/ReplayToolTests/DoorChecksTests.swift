@@ -25,6 +25,20 @@ import Testing
         #expect(Tool.run(["state", "--log", s.log, "--user", ""]).err == "replay-tool state: option --user needs a value (U), not an empty string\n")
     }
 
+    @Test func aFixedClockThatIsNotAnInstantInRangeIsAUsageErrorNotTheSystemClock() {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        for bad in ["garbage", "2263-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "2200-01-01T00:00:00Z", "1969-01-01T00:00:00Z", ""] {
+            let r = Tool.run(["counts", "--log", s.log], now: bad)
+            #expect(r.status == 2 && r.err.hasPrefix("replay-tool counts: REPLAY_TOOL_NOW '\(bad)' is ") && r.out.isEmpty, "\(bad): \(r.err)")
+        }
+        // An import under a bad clock writes nothing (no record with a 1969 recorded time).
+        let before = Tool.run(["verify", "--log", s.log]).out
+        #expect(Tool.run(["import", "--log", s.log, "events/tomo.jsonl"], now: "1969-01-01T00:00:00Z").status == 2)
+        #expect(Tool.run(["verify", "--log", s.log]).out == before)
+        #expect(Tool.run(["counts", "--log", s.log], now: "2199-12-31T23:59:59Z").status == 0)
+    }
+
     @Test func aNumberThatDoesNotParseOrIsOutOfRangeIsAUsageError() {
         let s = Scratch()
         #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)

@@ -178,6 +178,14 @@ import Darwin
         let missing = try #require(users.first { KafkaVectors.partition(of: $0, count: 4) == 3 })
         let r = Self.tool(["state"] + Self.logs(Array(declared.prefix(3))) + ["--user", missing], status: 1)
         #expect(r.err.contains("partition 3/4"))
+        // A report over three of the four partitions would be partial: refused, naming what is missing.
+        let partial = Self.tool(["counts"] + Self.logs(Array(declared.prefix(3))) + ["--at", Self.at], status: 1)
+        #expect(partial.err.contains("partition 3/4 not in the --log list"), "\(partial.err)")
+        Self.tool(["report"] + Self.logs([declared[0], declared[2]]) + ["--out", s.path + "/partial.html"], status: 1)
+        // One partition's log alone answers for its own users.
+        Self.tool(["counts", "--log", declared[0], "--at", Self.at])
+        // A folder of the list that holds no log is named as such.
+        #expect(Self.tool(["counts"] + Self.logs([declared[0], s.path + "/nowhere"]), status: 1).err.contains("nowhere: no log here"))
     }
 
     @Test func partitionsAreCheckedAtTheDoorAndALogKeepsItsPartition() throws {

@@ -14,16 +14,16 @@ import Testing
 
     @Test func trickyValidLinesDecode() throws {
         let e0 = try EventCodec.decode(Self.valid[0])
-        #expect(e0.type == .purchase && e0.data.offer == .freeTrial && e0.data.price == Money(micros: 9_990_000))
+        #expect(e0.type == .purchase && e0.allFields.offer == .freeTrial && e0.allFields.price == Money(micros: 9_990_000))
         let e1 = try EventCodec.decode(Self.valid[1])
         #expect(e1.time.nanoseconds % 1_000_000_000 == 250_000_000)
         let e2 = try EventCodec.decode(Self.valid[2])
-        #expect(e2.id == "év\n\"q\"" && e2.user == "ü" && e2.data.context == "a/b")
-        #expect(e2.data.extra == [.init(name: "custom", rawJSON: #"{"n":[1,-2.5e3,null,true,{"k":"v"}]}"#)])
+        #expect(e2.id == "év\n\"q\"" && e2.user == "ü" && e2.allFields.context == "a/b")
+        #expect(e2.allFields.extra == [.init(name: "custom", rawJSON: #"{"n":[1,-2.5e3,null,true,{"k":"v"}]}"#)])
         let e3 = try EventCodec.decode(Self.valid[3])
-        #expect(e3.time == at("2026-01-06T10:00:00Z") && e3.data.errorCode == "42")
-        #expect(try EventCodec.decode(Self.valid[4]).data.reason == "😀")
-        #expect(try EventCodec.decode(Self.valid[5]).data.quantity == 3)
+        #expect(e3.time == at("2026-01-06T10:00:00Z") && e3.allFields.errorCode == "42")
+        #expect(try EventCodec.decode(Self.valid[4]).allFields.reason == "😀")
+        #expect(try EventCodec.decode(Self.valid[5]).allFields.quantity == 3)
     }
 
     @Test func encodeThenDecodeGivesTheSameEvent() throws {
@@ -38,16 +38,19 @@ import Testing
     @Test func aPauseRoundTripsWithItsResumesAtAndNeedsNoData() throws {
         let e = try EventCodec.decode(Self.valid[6])
         #expect(e.type == .pause && e.type.isStoreEvent && e.source == .store)
-        #expect(e.data.resumesAt == at("2026-03-06T09:00:00.5Z"))
+        #expect(e.allFields.resumesAt == at("2026-03-06T09:00:00.5Z"))
         let line = EventCodec.encode(e)
         #expect(line == #"{"id":"p","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{"resumesAt":"2026-03-06T09:00:00.500Z","note":1},"source":"store"}"#)
         #expect(try EventCodec.decode(line) == e)
         let bare = try EventCodec.decode(#"{"id":"q","type":"pause","user":"u","time":"2026-01-06T10:00:00Z"}"#)
-        #expect(bare.type == .pause && bare.data == EventData())
+        #expect(bare.type == .pause && bare.allFields == EventFields() && bare.extra.isEmpty)
         #expect(EventCodec.encode(bare) == #"{"id":"q","type":"pause","user":"u","time":"2026-01-06T10:00:00Z","data":{}}"#)
         // Written after graceExpires, before effective: the catalog's order.
-        var both = bare
-        both.data.graceExpires = at("2026-01-07T00:00:00Z"); both.data.resumesAt = at("2026-02-07T00:00:00Z"); both.data.effective = .immediate
+        // graceExpires and effective are off-type for a pause: kept, and written in that order all the same.
+        var fields = bare.allFields
+        fields.graceExpires = at("2026-01-07T00:00:00Z"); fields.resumesAt = at("2026-02-07T00:00:00Z"); fields.effective = .immediate
+        let both = Event(id: bare.id, type: .pause, user: bare.user, time: bare.time, fields: fields)
+        #expect(both.extra.offType.map(\.field) == [.graceExpires, .effective])
         #expect(EventCodec.encode(both).contains(#"{"graceExpires":"2026-01-07T00:00:00Z","resumesAt":"2026-02-07T00:00:00Z","effective":"immediate"}"#))
     }
 
@@ -58,7 +61,11 @@ import Testing
             let marker = EventCodec.canonicalTypeMarker(type)
             for other in EventType.allCases {
                 for id in tricky {
-                    let line = Array(EventCodec.encode(event(other, "2026-01-01T00:00:00Z", user: id, id: id) { $0.to = id; $0.reason = id }).utf8)
+                    let line = Array(EventCodec.encode(event(other, "2026-01-01T00:00:00Z", user: id, id: id) {
+                        $0.to = id; $0.reason = id
+                        // Every type's required fields (off-type ones are written all the same).
+                        $0.product = "p"; $0.transaction = "t"; $0.expires = at("2026-02-01T00:00:00Z"); $0.quantity = 1; $0.context = "c"; $0.category = "c"
+                    }).utf8)
                     let holds = line.indices.contains { line[$0...].starts(with: marker) }
                     #expect(holds == (type == other), "\(type) marker in a \(other) line with id \(id)")
                 }
@@ -181,11 +188,11 @@ import Testing
         let plain = try EventCodec.decode(#"{"id":"a","type":"purchase","user":"u","time":"2026-01-06T10:00:00Z","data":{"product":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","offer":"free_trial","environment":"sandbox"},"source":"store"}"#)
         let escaped = try EventCodec.decode(#"{"\u0069d":"a","typ\u0065":"purch\u0061se","user":"u","time":"2026-01-06T10:00:00Z","data":{"pro\u0064uct":"p","transaction":"t","expires":"2026-01-13T10:00:00Z","offer":"free\u005ftrial","environment":"s\u0061ndbox"},"sourc\u0065":"st\u006fre"}"#)
         #expect(escaped == plain)
-        #expect(plain.type == .purchase && plain.data.offer == .freeTrial && plain.data.environment == .sandbox && plain.source == .store)
+        #expect(plain.type == .purchase && plain.allFields.offer == .freeTrial && plain.allFields.environment == .sandbox && plain.source == .store)
     }
 
     @Test func aFieldNameFollowedBySpaceBeforeItsColonIsStillRead() throws {
         let e = try EventCodec.decode(#"{"id" :"a","type"\#t:"revoke" ,"user":"u","time":"2026-01-06T10:00:00Z","data" : {"reason" :"x"}}"#)
-        #expect(e.id == "a" && e.type == .revoke && e.data.reason == "x")
+        #expect(e.id == "a" && e.type == .revoke && e.allFields.reason == "x")
     }
 }

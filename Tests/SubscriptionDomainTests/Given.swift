@@ -5,10 +5,10 @@ func at(_ s: String) -> Timestamp { Timestamp.parse(s)! }
 
 /// An event of `u1` unless told; its id is made from its type and time unless given, so the
 /// helpers keep no state between calls (tests run in parallel).
-func event(_ type: EventType, _ time: String, user: String = "u1", id: String? = nil, _ set: (inout EventData) -> Void = { _ in }) -> Event {
-    var d = EventData()
+func event(_ type: EventType, _ time: String, user: String = "u1", id: String? = nil, _ set: (inout EventFields) -> Void = { _ in }) -> Event {
+    var d = EventFields()
     set(&d)
-    return Event(id: id ?? "\(type.rawValue)-\(time)", type: type, user: user, time: at(time), data: d)
+    return Event(id: id ?? "\(type.rawValue)-\(time)", type: type, user: user, time: at(time), fields: d)
 }
 
 func purchase(_ time: String, expires: String, txn: String = "t1", trial: Bool = false, product: String = "handz.pro.monthly", env: StoreEnvironment? = nil) -> Event {

@@ -14,10 +14,10 @@ import Testing
             if events.isEmpty || Int.random(in: 0..<3, using: &rng) != 0 { t += Int64.random(in: 1...12, using: &rng) * 12 * 3_600_000_000_000 }
             return Timestamp(nanoseconds: t)
         }
-        func add(_ type: EventType, _ set: (inout EventData) -> Void = { _ in }) {
-            var d = EventData()
+        func add(_ type: EventType, _ set: (inout EventFields) -> Void = { _ in }) {
+            var d = EventFields()
             set(&d)
-            events.append(Event(id: "e\(events.count)", type: type, user: "u1", time: step(), data: d))
+            events.append(Event(id: "e\(events.count)", type: type, user: "u1", time: step(), fields: d))
         }
         let products = ["howru_premium_monthly", "howru_family_monthly"]
         for _ in 0..<Int.random(in: 1...14, using: &rng) {
@@ -119,7 +119,7 @@ import Testing
             sameTransaction.id += "-resent"
             let expected = Self.views(events, at: instants)
             #expect(Self.views(events + [copy], at: instants) == expected)
-            if copy.data.transaction != nil && [.purchase, .renewal, .consumablePurchase, .refund].contains(copy.type) {
+            if copy.allFields.transaction != nil && [.purchase, .renewal, .consumablePurchase, .refund].contains(copy.type) {
                 #expect(Self.views(events + [sameTransaction], at: instants).map(\.planState) == expected.map(\.planState))
             }
         }

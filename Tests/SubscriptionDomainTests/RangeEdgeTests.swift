@@ -29,11 +29,11 @@ import Testing
     /// there, and the messages give the range as it is.
     @Test func theDoorRefusesAQuantityBelowOneWhateverMadeTheEvent() {
         for (quantity, ok) in [(0, false), (-1, false), (1, true), (1_000_000, true), (1_000_001, false)] {
-            var data = EventData()
+            var data = EventFields()
             data.product = "howru_sms_20"
             data.transaction = "t1"
             data.quantity = quantity
-            let event = Event(id: "e1", type: .consumablePurchase, user: "u1", time: Timestamp.parse("2026-01-06T10:00:00Z")!, data: data)
+            let event = Event(id: "e1", type: .consumablePurchase, user: "u1", time: Timestamp.parse("2026-01-06T10:00:00Z")!, fields: data)
             do {
                 try ValueRanges.check(event)
                 #expect(ok, "quantity \(quantity) accepted")

@@ -42,8 +42,12 @@ import Testing
                           "1677-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z"]
 
     @Test func everyTimeFieldIsAcceptedFrom1970UpTo2200AndRefusedOutside() throws {
+        let (first, last) = ("1970-01-01T00:00:00Z", "2199-12-31T23:59:59.999999999Z")
         for t in Self.inside {
-            #expect(Self.refusal(Self.purchase(time: t, expires: t)) == nil, "time \(t)")
+            // A paid period ends after it starts: each bound as the start of a period ending at the
+            // last instant, and as the end of one starting at the first (but the bounds themselves).
+            if Timestamp.parse(t)! < Timestamp.parse(last)! { #expect(Self.refusal(Self.purchase(time: t, expires: last)) == nil, "time \(t)") }
+            if Timestamp.parse(t)! > Timestamp.parse(first)! { #expect(Self.refusal(Self.purchase(time: first, expires: t)) == nil, "expires \(t)") }
             #expect(Self.refusal(Self.billingIssue(time: t, graceExpires: t)) == nil, "graceExpires \(t)")
             #expect(Self.refusal(Self.pause(time: t, resumesAt: t)) == nil, "resumesAt \(t)")
         }
@@ -57,6 +61,28 @@ import Testing
                 #expect(reason?.contains("\n") != true)
             }
         }
+    }
+
+    @Test func aPaidPeriodThatEndsWhenOrBeforeItStartsIsRefusedFromEverySource() {
+        let renewal = { (expires: String) in
+            #"{"id":"r1","type":"renewal","user":"u1","time":"2026-01-06T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"t2","expires":"\#(expires)"}}"#
+        }
+        // Canonical lines: expires in 1970 (seconds read as an instant), at the time itself, one nanosecond later.
+        #expect(Self.refusal(Self.purchase(expires: "1970-01-21T12:30:50Z"))?.contains("field 'data.expires': 1970-01-21T12:30:50Z is not after the purchase's time 2026-01-06T10:00:00Z") == true)
+        #expect(Self.refusal(Self.purchase(expires: "2026-01-06T10:00:00Z"))?.contains("is not after") == true)
+        #expect(Self.refusal(renewal("2026-01-06T09:00:00Z"))?.contains("is not after the renewal's time") == true)
+        #expect(Self.refusal(Self.purchase(expires: "2026-01-06T10:00:00.000000001Z")) == nil)
+        #expect(Self.refusal(renewal("2026-02-06T10:00:00Z")) == nil)
+        // Store payloads: a date in seconds is named as such, before it could become a 1970 instant.
+        func store(_ line: String, _ source: PayloadSource) -> String? {
+            do { _ = try F.map(line, source); return nil } catch { return "\(error)" }
+        }
+        #expect(store(F.revenuecat("INITIAL_PURCHASE", ["expiration_at_ms": 1_773_050_400]), .revenuecat)?
+            .contains("event.expiration_at_ms: 1773050400 is seconds, not milliseconds") == true)
+        #expect(store(F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["purchaseDate": 1_775_000_000, "expiresDate": 1_777_592_000])), .appstore)?
+            .contains("is seconds, not milliseconds") == true)
+        #expect(store(F.revenuecat("INITIAL_PURCHASE", ["expiration_at_ms": 100_000_000_000]), .revenuecat)?.contains("is not after") == true)
+        #expect(store(F.revenuecat("INITIAL_PURCHASE"), .revenuecat) == nil)
     }
 
     @Test func pricesAreAcceptedFromZeroToOneBillionWithSixDecimals() {

@@ -51,11 +51,11 @@ enum StoreFixtures {
 
     @Test func subscribedIsAPurchaseWithTrialPriceAndEnvironment() throws {
         let trial = try F.event(F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["offerType": 1, "offerDiscountType": "FREE_TRIAL", "price": 0])), .appstore)
-        #expect(trial.type == .purchase && trial.data.offer == .freeTrial && trial.data.price == .zero)
+        #expect(trial.type == .purchase && trial.allFields.offer == .freeTrial && trial.allFields.price == .zero)
         #expect(trial.id == "n-SUBSCRIBED-INITIAL_BUY" && trial.user == F.user && trial.time == Timestamp(milliseconds: F.t0))
         let resub = try F.event(F.apple("SUBSCRIBED", "RESUBSCRIBE", env: "Sandbox"), .appstore)
-        #expect(resub.type == .purchase && resub.data.offer == nil && resub.data.price == Money.parse("9.99") && resub.data.environment == .sandbox)
-        #expect(resub.data.transaction == "t2" && resub.data.originalTransaction == "t1" && resub.data.expires == Timestamp(milliseconds: F.t0 + 2_592_000_000))
+        #expect(resub.type == .purchase && resub.allFields.offer == nil && resub.allFields.price == Money.parse("9.99") && resub.allFields.environment == .sandbox)
+        #expect(resub.allFields.transaction == "t2" && resub.allFields.originalTransaction == "t1" && resub.allFields.expires == Timestamp(milliseconds: F.t0 + 2_592_000_000))
     }
 
     @Test func everyEntitlementTypeMapsToItsCanonicalEvent() throws {
@@ -86,25 +86,25 @@ enum StoreFixtures {
             #expect(e.type == expected, "\(type)/\(subtype ?? "-")")
         }
         let graceEvent = try F.event(F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD", renewal: grace), .appstore)
-        #expect(graceEvent.data.graceExpires == Timestamp(milliseconds: F.t0 + 86_400_000 * 16))
+        #expect(graceEvent.allFields.graceExpires == Timestamp(milliseconds: F.t0 + 86_400_000 * 16))
         let downgrade = try F.event(F.apple("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", renewal: ["appAccountToken": F.user, "autoRenewProductId": "handz.lite"]), .appstore)
-        #expect(downgrade.data.product == "handz.lite" && downgrade.data.effective == .nextRenewal)
+        #expect(downgrade.allFields.product == "handz.lite" && downgrade.allFields.effective == .nextRenewal)
         let refund = try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000])), .appstore)
-        #expect(refund.time == Timestamp(milliseconds: F.t0 + 1000) && refund.data.transaction == "t2" && refund.data.price == Money.parse("9.99"))
+        #expect(refund.time == Timestamp(milliseconds: F.t0 + 1000) && refund.allFields.transaction == "t2" && refund.allFields.price == Money.parse("9.99"))
         let credits = try F.event(F.apple("ONE_TIME_CHARGE", tx: F.transaction(["productId": "howru_sms_50", "quantity": 2])), .appstore, profile: .howru)
-        #expect(credits.data.quantity == 100)
-        #expect(try F.event(F.apple("EXPIRED", "PRICE_INCREASE"), .appstore).data.reason == "price_increase")
+        #expect(credits.allFields.quantity == 100)
+        #expect(try F.event(F.apple("EXPIRED", "PRICE_INCREASE"), .appstore).allFields.reason == "price_increase")
     }
 
-    @Test func refundReasonOfferCodeAndUpgradedFlagAreCarriedIntoTheEventData() throws {
+    @Test func refundReasonOfferCodeAndUpgradedFlagAreCarriedIntoTheEventFields() throws {
         let refund = try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000, "revocationReason": 1])), .appstore)
-        #expect(refund.data.reason == "app_issue")
-        #expect(try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000, "revocationReason": 0])), .appstore).data.reason == "other")
+        #expect(refund.allFields.reason == "app_issue")
+        #expect(try F.event(F.apple("REFUND", tx: F.transaction(["revocationDate": F.t0 + 1000, "revocationReason": 0])), .appstore).allFields.reason == "other")
         let offer = try F.event(F.apple("OFFER_REDEEMED", "INITIAL_BUY", tx: F.transaction(["offerType": 3, "offerIdentifier": "WINBACK50"])), .appstore)
-        #expect(offer.data.offer == .intro && offer.data.extra == [.init(name: "offerIdentifier", rawJSON: #""WINBACK50""#)])
+        #expect(offer.allFields.offer == .intro && offer.allFields.extra == [.init(name: "offerIdentifier", rawJSON: #""WINBACK50""#)])
         let upgraded = try F.event(F.apple("DID_RENEW", tx: F.transaction(["isUpgraded": true])), .appstore)
-        #expect(upgraded.data.extra == [.init(name: "isUpgraded", rawJSON: "true")])
-        #expect(try F.event(F.apple("DID_RENEW"), .appstore).data.extra.isEmpty, "nothing added when absent")
+        #expect(upgraded.allFields.extra == [.init(name: "isUpgraded", rawJSON: "true")])
+        #expect(try F.event(F.apple("DID_RENEW"), .appstore).allFields.extra.isEmpty, "nothing added when absent")
     }
 
     @Test func typesThatCarryNothingAreSkippedAndNamed() throws {
@@ -116,10 +116,11 @@ enum StoreFixtures {
     @Test func malformedPayloadsAreRejectedWithTheReason() {
         let cases: [(String, String)] = [
             (F.apple("SUBSCRIBED", "INITIAL_BUY", tx: F.transaction(["appAccountToken": NSNull()])), "notificationType SUBSCRIBED/INITIAL_BUY has no appAccountToken in its transaction or renewal info, and the ledger knows no user for originalTransactionId t1: the user cannot be told"),
-            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.sig"]]), "data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"),
-            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": 1, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info: the user cannot be told"),
+            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": F.t0, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.bm90IGpzb24.sig"]]), "data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"),
+            (F.json(["notificationType": "DID_RENEW", "notificationUUID": "x", "signedDate": F.t0, "data": ["signedTransactionInfo": "eyJhbGciOiJFUzI1NiJ9.e30.sig"]]), "notificationType DID_RENEW has no appAccountToken in its transaction or renewal info: the user cannot be told"),
             (F.json(["signedPayload": "not-a-jws"]), "signedPayload: not a compact JWS (header.payload.signature)"),
-            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": (F.t0 + 2_592_000_000) / 1000])), "data.signedTransactionInfo.expiresDate: 1970-01-21T13:46:32Z is before purchaseDate 2026-03-31T23:33:20Z (seconds instead of milliseconds?)"),
+            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": (F.t0 + 2_592_000_000) / 1000])), "data.signedTransactionInfo.expiresDate: 1777592000 is seconds, not milliseconds (as milliseconds it is before March 1973)"),
+            (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": F.t0 - 1000])), "data.signedTransactionInfo.expiresDate: 2026-03-31T23:33:19Z is before purchaseDate 2026-03-31T23:33:20Z (seconds instead of milliseconds?)"),
             (F.apple("MYSTERY"), "unknown notificationType 'MYSTERY'"),
             (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": NSNull()])), "notificationType DID_RENEW needs data.signedTransactionInfo.expiresDate"),
             (F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), "notificationType DID_FAIL_TO_RENEW/GRACE_PERIOD needs data.signedRenewalInfo.gracePeriodExpiresDate"),
@@ -158,34 +159,34 @@ enum StoreFixtures {
             #expect(try F.event(F.revenuecat(type, extra), .revenuecat, profile: .howru).type == expected, "\(type)")
         }
         let trial = try F.event(F.revenuecat("INITIAL_PURCHASE", ["period_type": "TRIAL", "price": 0, "price_in_purchased_currency": 0]), .revenuecat)
-        #expect(trial.data.offer == .freeTrial && trial.data.price == .zero && trial.time == Timestamp(milliseconds: F.t0))
-        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).data.price == Money.parse("9.99"))
+        #expect(trial.allFields.offer == .freeTrial && trial.allFields.price == .zero && trial.time == Timestamp(milliseconds: F.t0))
+        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).allFields.price == Money.parse("9.99"))
         let refund = try F.event(F.revenuecat("CANCELLATION", ["cancel_reason": "CUSTOMER_SUPPORT"]), .revenuecat)
-        #expect(refund.data.transaction == "t2" && refund.data.reason == "customer_support")
+        #expect(refund.allFields.transaction == "t2" && refund.allFields.reason == "customer_support")
         let transfer = try F.event(F.revenuecat("TRANSFER", ["transferred_from": ["old-user"], "transferred_to": ["new-user"]]), .revenuecat)
-        #expect(transfer.user == "old-user" && transfer.data.to == "new-user")
-        #expect(try F.event(F.revenuecat("NON_RENEWING_PURCHASE", ["product_id": "howru_sms_20"]), .revenuecat, profile: .howru).data.quantity == 20)
-        #expect(try F.event(F.revenuecat("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 1000]), .revenuecat).data.graceExpires == Timestamp(milliseconds: F.t0 + 1000))
-        #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).data.environment == .sandbox)
+        #expect(transfer.user == "old-user" && transfer.allFields.to == "new-user")
+        #expect(try F.event(F.revenuecat("NON_RENEWING_PURCHASE", ["product_id": "howru_sms_20"]), .revenuecat, profile: .howru).allFields.quantity == 20)
+        #expect(try F.event(F.revenuecat("BILLING_ISSUE", ["grace_period_expiration_at_ms": F.t0 + 1000]), .revenuecat).allFields.graceExpires == Timestamp(milliseconds: F.t0 + 1000))
+        #expect(try F.event(F.revenuecat("RENEWAL", ["environment": "SANDBOX"]), .revenuecat).allFields.environment == .sandbox)
         #expect(try F.map(F.revenuecat("CANCELLATION", ["cancel_reason": "BILLING_ERROR"]), .revenuecat) == .skipped("CANCELLATION BILLING_ERROR"))
     }
 
-    @Test func offerCodeAndTakehomePercentageAreCarriedIntoTheEventData() throws {
+    @Test func offerCodeAndTakehomePercentageAreCarriedIntoTheEventFields() throws {
         let e = try F.event(F.revenuecat("INITIAL_PURCHASE", ["offer_code": "SPRING", "takehome_percentage": 0.85]), .revenuecat)
-        #expect(e.data.extra == [.init(name: "offerCode", rawJSON: #""SPRING""#), .init(name: "takehomePercentage", rawJSON: "0.85")])
-        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).data.extra.isEmpty)
+        #expect(e.allFields.extra == [.init(name: "offerCode", rawJSON: #""SPRING""#), .init(name: "takehomePercentage", rawJSON: "0.85")])
+        #expect(try F.event(F.revenuecat("RENEWAL"), .revenuecat).allFields.extra.isEmpty)
     }
 
     @Test func subscriptionPausedIsAPauseResumingAtAutoResumeAt() throws {
         let paused = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED", ["store": "PLAY_STORE", "auto_resume_at_ms": F.t0 + 86_400_000 * 60]), .revenuecat)
         #expect(paused.type == .pause && paused.id == "rc-SUBSCRIPTION_PAUSED" && paused.user == F.user && paused.source == .server)
         #expect(paused.time == Timestamp(milliseconds: F.t0 + 60_000), "the event's time, not the purchase's")
-        #expect(paused.data.resumesAt == Timestamp(milliseconds: F.t0 + 86_400_000 * 60) && paused.data.environment == .production)
-        #expect(paused.data.product == nil && paused.data.transaction == nil && paused.data.expires == nil, "a pause carries only resumesAt")
+        #expect(paused.allFields.resumesAt == Timestamp(milliseconds: F.t0 + 86_400_000 * 60) && paused.allFields.environment == .production)
+        #expect(paused.allFields.product == nil && paused.allFields.transaction == nil && paused.allFields.expires == nil, "a pause carries only resumesAt")
         let open = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED"), .revenuecat)
-        #expect(open.type == .pause && open.data.resumesAt == nil)
+        #expect(open.type == .pause && open.allFields.resumesAt == nil)
         let sandbox = try F.event(F.revenuecat("SUBSCRIPTION_PAUSED", ["environment": "SANDBOX", "auto_resume_at_ms": NSNull()]), .revenuecat)
-        #expect(sandbox.data.environment == .sandbox && sandbox.data.resumesAt == nil)
+        #expect(sandbox.allFields.environment == .sandbox && sandbox.allFields.resumesAt == nil)
         for (value, reason) in [(F.t0 * 1000 as Any, "is out of range"), ("soon" as Any, "expected a number"), (1.5 as Any, "is not a whole number")] {
             do {
                 _ = try F.map(F.revenuecat("SUBSCRIPTION_PAUSED", ["auto_resume_at_ms": value]), .revenuecat)

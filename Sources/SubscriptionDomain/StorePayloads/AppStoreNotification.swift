@@ -57,14 +57,14 @@ enum AppStoreNotification {
             guard let tx else { throw EventDecodingError("\(what) needs data.signedTransactionInfo") }
             return tx
         }
-        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventData) throws -> Void) throws -> PayloadMapping {
-            var d = EventData()
+        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventFields) throws -> Void) throws -> PayloadMapping {
+            var d = EventFields()
             try set(&d)
             if t.isStoreEvent { d.environment = environment }
             if let field = t.firstMissingField(in: d) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
-            return .events([Event(id: id, type: t, user: user, time: time, source: .store, data: d)])
+            return .events([Event(id: id, type: t, user: user, time: time, source: .store, fields: d)])
         }
-        func purchaseFields(_ d: inout EventData, _ t: PayloadObject) throws {
+        func purchaseFields(_ d: inout EventFields, _ t: PayloadObject) throws {
             d.product = try t.required("productId", for: what)
             d.transaction = try t.required("transactionId", for: what)
             d.originalTransaction = try t.string("originalTransactionId")

@@ -16,8 +16,8 @@ enum RevenueCatWebhook {
         let environment: StoreEnvironment? = try e.string("environment").map { $0 == "SANDBOX" ? .sandbox : .production }
         var user = try e.string("app_user_id")
 
-        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventData) throws -> Void) throws -> PayloadMapping {
-            var d = EventData()
+        func event(_ t: EventType, at time: Timestamp, _ set: (inout EventFields) throws -> Void) throws -> PayloadMapping {
+            var d = EventFields()
             try set(&d)
             d.environment = environment
             if let field = t.firstMissingField(in: d) { throw EventDecodingError("\(what): the payload lacks what data.\(field.rawValue) needs") }
@@ -28,16 +28,16 @@ enum RevenueCatWebhook {
                 // the ledger knew, when later events come under the identified app_user_id.
                 let others = try [e.string("original_app_user_id")].compactMap { $0 } + e.strings("aliases")
                 if let known = others.first(where: { !$0.isEmpty && $0 != user && knownUser($0) }) {
-                    return .events([Event(id: id, type: t, user: known, time: time, source: .server, data: d)])
+                    return .events([Event(id: id, type: t, user: known, time: time, source: .server, fields: d)])
                 }
             }
-            return .events([Event(id: id, type: t, user: user, time: time, source: .server, data: d)])
+            return .events([Event(id: id, type: t, user: user, time: time, source: .server, fields: d)])
         }
-        func money(_ d: inout EventData, refunded: Bool = false) throws {
+        func money(_ d: inout EventFields, refunded: Bool = false) throws {
             d.price = try e.amount("price_in_purchased_currency", refunded: refunded) ?? e.amount("price", refunded: refunded)
             d.currency = try e.string("currency")
         }
-        func subscriptionFields(_ d: inout EventData) throws {
+        func subscriptionFields(_ d: inout EventFields) throws {
             d.product = try e.required("product_id", for: what)
             d.transaction = try e.required("transaction_id", for: what)
             d.originalTransaction = try e.string("original_transaction_id")

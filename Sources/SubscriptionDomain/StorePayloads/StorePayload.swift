@@ -105,6 +105,11 @@ struct PayloadObject {
     /// Milliseconds since 1970 as a timestamp, within `ValueRanges.times`.
     func time(_ key: String) throws -> Timestamp? {
         guard let ms = try int(key) else { return nil }
+        // Stores write milliseconds since 1970; a value below 10^11 (March 1973 in milliseconds) is
+        // plainly seconds, which would put the event in January 1970.
+        if ms >= 0 && ms < 100_000_000_000 {
+            throw EventDecodingError("\(name(key)): \(ms) is seconds, not milliseconds (as milliseconds it is before March 1973)")
+        }
         let t = Timestamp(milliseconds: ms)
         guard ValueRanges.times.contains(t) else {
             throw EventDecodingError("\(name(key)): \(ms) ms is out of range (\(ValueRanges.timesText))")
