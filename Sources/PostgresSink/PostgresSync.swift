@@ -122,7 +122,7 @@ public struct PostgresSync {
                     let event = try Replay.decode(record.payload, position: record.position)
                     users.insert(event.user)
                     // A transfer changes its recipient too (whose stream does not hold it).
-                    if event.type == .transfer, let to = event.data.to { users.insert(to) }
+                    if case .transfer(let t) = event.data { users.insert(t.to) }
                 }
             }
             if users.isEmpty && previous.position == head {

@@ -10,7 +10,7 @@ extension LedgerSnapshot {
 
     /// Runs `body` on every user's folded facts, partition after partition.
     public func forEachSubscriber(_ body: (SubscriberState) -> Void) {
-        users.forEachFold { body($0.pointee.state) }
+        users.forEachFold { body($0.state) }
     }
 
     /// The users whose plan may differ between `earlier` and this snapshot's instant without a
@@ -23,7 +23,7 @@ extension LedgerSnapshot {
         var out: [String] = []
         let now = options.asOf
         users.forEachFold { f in
-            let s = f.pointee.state
+            let s = f.state
             if let last = s.lastEventTime, last > earlier, last <= now { out.append(s.user); return }
             if !decider.timers(s, after: earlier, upTo: now).isEmpty { out.append(s.user) }
         }

@@ -10,8 +10,8 @@ extension Replay {
     public static let secondaryKeys = SecondaryKeys(name: "transfer-to/1") { _, payload in
         let marker = EventCodec.canonicalTypeMarker(.transfer)
         let holds = marker.withUnsafeBytes { contains(payload, $0) }
-        guard holds, let event = try? EventCodec.decode(payload), event.type == .transfer, let to = event.data.to else { return [] }
-        return [to]
+        guard holds, let event = try? EventCodec.decode(payload), case .transfer(let t) = event.data else { return [] }
+        return [t.to]
     }
 
     /// The event a record copied out of the log holds, with the checks `decode(_: RecordView)` makes.
@@ -42,7 +42,7 @@ extension Replay {
         if let recipient {
             for r in try log.records(withKey: recipient) {
                 let s = try stored(r)
-                if s.event.type == .transfer, s.event.data.to == recipient { transfers[s.event.user, default: []].append(s) }
+                if case .transfer(let t) = s.event.data, t.to == recipient { transfers[s.event.user, default: []].append(s) }
             }
         }
         return (streams, transfers)
