@@ -164,7 +164,9 @@ case "populate":
     generator.extraPaywallViews = args.count >= 4 ? Int(args[args.startIndex + 3]) ?? 0 : 0
     var events = 0
     let importTime = try seconds {
-        let log = try EventLog(directory: dir)
+        var logOptions = EventLog.Options()
+        logOptions.secondaryKeys = Replay.secondaryKeys   // as replay-tool opens it, so its index files are used
+        let log = try EventLog(directory: dir, options: logOptions)
         let importer = EventImporter(log: log)
         var summary = EventImporter.Summary()
         var chunk: [UInt8] = []

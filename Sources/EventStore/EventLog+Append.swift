@@ -15,15 +15,17 @@ extension EventLog {
             }
         }
         return try withWriterLock { () throws -> AppendReceipt in
-            try catchUp()
+            try catchUpRepairingIndexes()
             try checkPartition(batch)
-            return try appendLocked(batch, expecting: expecting)
+            let receipt = try repairingIndexes { try appendLocked(batch, expecting: expecting) }
+            if recent.count >= options.indexFlushThreshold { try? saveIndexesLocked(reloadIfStale: true) }
+            return receipt
         }
     }
 
     private func appendLocked(_ batch: [ProposedRecord], expecting: [String: ExpectedVersion]) throws -> AppendReceipt {
         for (stream, expected) in expecting.sorted(by: { $0.key < $1.key }) {
-            let actual = version(of: stream)
+            let actual = try lookUpVersion(of: stream)
             let ok: Bool
             switch expected {
             case .any: ok = true
@@ -38,7 +40,7 @@ extension EventLog {
         var batchIDs: [String: UInt64] = [:]
         var toWrite: [(Int, ProposedRecord)] = []
         for (index, record) in batch.enumerated() {
-            if let existing = try batchIDs[record.id] ?? position(ofID: record.id) {
+            if let existing = try batchIDs[record.id] ?? lookUpPosition(ofID: record.id) {
                 receipt.duplicates.append(.init(index: index, id: record.id, existingPosition: existing))
                 continue
             }
@@ -56,7 +58,7 @@ extension EventLog {
         let now = options.clock()
         for (k, (index, record)) in toWrite.enumerated() {
             position += 1
-            let version = (versions[record.stream] ?? self.version(of: record.stream)) + 1
+            let version = try (versions[record.stream] ?? lookUpVersion(of: record.stream)) + 1
             versions[record.stream] = version
             offsets.append(buffer.count)
             hash = LogFormat.appendFrame(
@@ -90,10 +92,10 @@ extension EventLog {
         for (k, (_, record)) in toWrite.enumerated() {
             let location = Location(segment: UInt32(s), offset: UInt32(start + offsets[k]))
             let appended = receipt.appended[k]
-            streams[record.stream, default: StreamEntry()].version = appended.version
-            streams[record.stream, default: StreamEntry()].locations.append(location)
-            indexID(record.id, position: appended.position, at: location)
-            indexPosition(appended.position, at: location)
+            let keys = Array(record.stream.utf8).withUnsafeBytes { s in record.payload.withUnsafeBytes { secondaryKeys(stream: s, payload: $0) } }
+            indexRecord(id: record.id, stream: record.stream, version: appended.version, keys: keys, at: location)
+            indexPosition(appended.position, at: location, recorded: now)
+            headLocation = Self.pack(location)
         }
         segments[s].end = start + buffer.count
         head = LogHead(position: position, hash: hash)

@@ -28,7 +28,14 @@ extension EventLog {
                 }
                 return
             }
-            if let foreign = streams.keys.filter({ !partition.contains($0) }).min() {
+            // The index files keep hashes of stream names, not the names: a first claim (once per
+            // log) reads the log for a stream outside the partition.
+            var outside: String?
+            try forEach { record in
+                let stream = record.streamString
+                if !partition.contains(stream), outside.map({ stream < $0 }) ?? true { outside = stream }
+            }
+            if let foreign = outside {
                 throw EventStoreError(.invalidArgument, "cannot declare this log partition \(partition): it holds stream '\(foreign.prefix(80))', of partition \(KafkaPartitioner.partition(of: foreign, count: partition.count))", path: directory)
             }
             try DurableFile.replace(path: directory + "/" + Self.partitionFileName, with: partition.declaration)

@@ -102,16 +102,18 @@ extension EventLog {
     /// One stream's records in version order, read through the stream index.
     public func records(inStream stream: String) throws -> [Record] {
         guard options.indexes else { throw EventStoreError(.invalidArgument, "this handle was opened without indexes", path: directory) }
-        guard let entry = streams[stream] else { return [] }
-        var out: [Record] = []
-        out.reserveCapacity(entry.locations.count)
-        var files: [UInt32: PlatformFile] = [:]
-        for location in entry.locations {
-            let file = try files[location.segment] ?? PlatformFile(path: segments[Int(location.segment)].path, mode: .readOnly)
-            files[location.segment] = file
-            out.append(try read(at: location, in: file))
+        return try repairingIndexes { try indexedRecords(kind: IndexKind.streams, key: stream) { $0.stream == stream } }
+    }
+
+    /// The records whose secondary keys (`Options.secondaryKeys`) include `key`, in position order.
+    public func records(withKey key: String) throws -> [Record] {
+        guard options.indexes else { throw EventStoreError(.invalidArgument, "this handle was opened without indexes", path: directory) }
+        guard let function = options.secondaryKeys else { return [] }
+        return try repairingIndexes {
+            try indexedRecords(kind: IndexKind.keys, key: key) { record in
+                Array(record.stream.utf8).withUnsafeBytes { s in record.payload.withUnsafeBytes { function.keys(s, $0).contains(key) } }
+            }
         }
-        return out
     }
 
     /// Reads and checks the one frame at `location`.

@@ -38,6 +38,14 @@ extension EventLog {
                 segments.append(Segment(base: base, path: path, end: 0))
             }
             try scan(segment: i, isLast: i == names.count - 1)
+            // A writer indexing many records (a first open, a long tail) writes runs as it goes.
+            if usesIndexFiles && recent.count >= options.indexFlushThreshold {
+                if access == .write {
+                    try saveIndexesLocked(reloadIfStale: false)
+                } else if options.readersSaveIndexes {
+                    try? saveIndexesIfUnlocked(reloadIfStale: false)
+                }
+            }
         }
         if let line = committedHead, head.position < line.position, options.readThrough.map({ $0 >= line.position }) ?? true {
             throw CommittedHead.lostRecords(end: head.position, line: line, path: segments.last?.path ?? segmentDirectory)
@@ -58,7 +66,7 @@ extension EventLog {
     }
 
     /// Checks segment `i`'s header (magic, version, CRC) and that it names the base its file name gives.
-    private func checkHeader(of file: PlatformFile, segment i: Int) throws {
+    func checkHeader(of file: PlatformFile, segment i: Int) throws {
         let path = segments[i].path
         let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
         let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
@@ -73,6 +81,8 @@ extension EventLog {
         var position: UInt64
         var version: UInt64
         var offset: Int
+        var recorded: Int64
+        var keys: [String]
     }
 
     /// Scans segment `i` from its known committed end to the end of the file.
@@ -145,14 +155,15 @@ extension EventLog {
                     }
                     if options.indexes {
                         let stream = String(decoding: body.stream, as: UTF8.self)
-                        let expected = (pendingVersions[stream] ?? streams[stream]?.version ?? 0) + 1
+                        let expected = try (pendingVersions[stream] ?? lookUpVersion(of: stream)) + 1
                         guard body.version == expected else {
                             throw EventStoreError(.damaged, "stream '\(stream)' version \(body.version) where \(expected) was expected", path: path, offset: start + offset, position: next)
                         }
                         pendingVersions[stream] = expected
-                        pending.append(Pending(id: String(decoding: body.id, as: UTF8.self), stream: stream, position: next, version: expected, offset: start + offset))
+                        pending.append(Pending(id: String(decoding: body.id, as: UTF8.self), stream: stream, position: next, version: expected,
+                                               offset: start + offset, recorded: body.recorded, keys: secondaryKeys(stream: body.stream, payload: body.payload)))
                     } else {
-                        pending.append(Pending(id: "", stream: "", position: next, version: body.version, offset: start + offset))
+                        pending.append(Pending(id: "", stream: "", position: next, version: body.version, offset: start + offset, recorded: body.recorded, keys: []))
                     }
                     next += 1
                     offset += length
@@ -160,13 +171,12 @@ extension EventLog {
                         for p in pending {
                             let location = Location(segment: UInt32(i), offset: UInt32(p.offset))
                             if options.indexes {
-                                streams[p.stream, default: StreamEntry()].version = p.version
-                                streams[p.stream, default: StreamEntry()].locations.append(location)
-                                indexID(p.id, position: p.position, at: location)
+                                indexRecord(id: p.id, stream: p.stream, version: p.version, keys: p.keys, at: location)
                             }
-                            indexPosition(p.position, at: location)
+                            indexPosition(p.position, at: location, recorded: p.recorded)
                         }
                         head.position = body.position
+                        headLocation = Self.pack(Location(segment: UInt32(i), offset: UInt32(start + offset - length)))
                         lastCommitBody = (offset - length + LogFormat.frameHeaderSize, length - LogFormat.frameHeaderSize)
                         pending.removeAll(keepingCapacity: true)
                         pendingVersions.removeAll(keepingCapacity: true)

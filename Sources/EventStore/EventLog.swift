@@ -21,6 +21,16 @@ public final class EventLog {
         /// A read handle that stops at this position, as if the log ended there (a committed head
         /// another handle saw): every handle of one rebuild then folds the same records.
         public var readThrough: UInt64?
+        /// The secondary keys records carry (e.g. the user a transfer names), indexed beside streams.
+        public var secondaryKeys: SecondaryKeys?
+        /// Keep the indexes in files under `DIR/indexes/` (a writer writes them; every handle with
+        /// indexes reads them and indexes only the records after the head they cover).
+        public var indexFiles = true
+        /// A writer writes its in-memory index entries to a new run file once it holds this many.
+        public var indexFlushThreshold = 1 << 20
+        /// A read handle that indexed records the files did not cover saves them if the log's lock
+        /// is free at once (it never waits for a writer).
+        public var readersSaveIndexes = true
         public init() {}
     }
 
@@ -39,9 +49,13 @@ public final class EventLog {
         var offset: UInt32
     }
 
-    struct StreamEntry {
-        var version: UInt64 = 0
-        var locations: [Location] = []
+    /// The index entries of records not yet in a run file (records after the covered head).
+    struct RecentEntries {
+        var ids: [UInt64: UInt64] = [:]
+        var moreIDs: [UInt64: [UInt64]] = [:]
+        var streams: [UInt64: [UInt64]] = [:]
+        var keys: [UInt64: [UInt64]] = [:]
+        var count = 0
     }
 
     /// The log's folder.
@@ -53,12 +67,19 @@ public final class EventLog {
     /// Last position and its chain hash (a read handle without indexes knows the hash only when
     /// its last segment holds records).
     public internal(set) var head = LogHead(position: 0, hash: .zero)
-    var idIndex: [UInt64: Location] = [:]
-    var idOverflow: [String: UInt64] = [:]
-    var streams: [String: StreamEntry] = [:]
+    /// Index entries of the records after the run files' covered head.
+    var recent = RecentEntries()
+    /// The run files this handle reads (from the manifest it loaded or wrote), and its generation.
+    var runs: [IndexRun] = []
+    var manifestGeneration: UInt64?
+    /// Exact last versions of the streams this handle has looked up or indexed.
+    var versions: [String: UInt64] = [:]
+    /// Where the head record's frame starts (packed location), once known.
+    var headLocation: UInt64?
     /// Where every 1,024th record of each scanned segment starts (counted from the segment's
-    /// base), in position order: catch-up seeks to the nearest sample at or below its position.
-    var positionSamples: [(position: UInt64, location: Location)] = []
+    /// base), in position order, with its recorded time: catch-up seeks to the nearest sample at
+    /// or below its position.
+    var positionSamples: [(position: UInt64, location: Location, recorded: Int64)] = []
     static let sampleInterval: UInt64 = 1024
     /// Frames read and checked by `forEach` since this handle opened (what a catch-up cost).
     public internal(set) var framesRead = 0
@@ -70,6 +91,8 @@ public final class EventLog {
     var headWriter: CommittedHeadWriter?
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
+    /// Test hook: false makes closing the handle leave its index entries unsaved, as a crash does.
+    var savesIndexesOnClose = true
     /// The partition the log declares it holds, once this handle has read it (`EventLog+Partition`).
     public internal(set) var partitionDeclaration: StreamPartition?
     /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
@@ -104,14 +127,20 @@ public final class EventLog {
             lockFile = nil
         }
         try withWriterLock { () throws in
-            try catchUp()
+            loadIndexFiles()
+            try catchUpRepairingIndexes()
             if access == .write { try openCommittedHead() }
         }
+        if access == .read && recent.count > 0 && options.readersSaveIndexes { try? saveIndexesIfUnlocked(reloadIfStale: true) }
+    }
+
+    deinit {
+        if access == .write && recent.count > 0 && savesIndexesOnClose { try? saveIndexes() }
     }
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
     /// another program, and a writer will not make a log inside it.
-    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", partitionFileName]
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", partitionFileName]
 
     static func checkIsLogFolder(_ directory: String) throws {
         guard PlatformDirectory.exists(directory) else { return }
@@ -148,7 +177,7 @@ public final class EventLog {
 
     /// Picks up records appended by other handles since this one last looked.
     public func refresh() throws {
-        try withWriterLock { () throws in try catchUp() }
+        try withWriterLock { () throws in try catchUpRepairingIndexes() }
     }
 
     /// The largest record body this handle accepts.
@@ -160,25 +189,20 @@ public final class EventLog {
     }
 
     /// The last version of a stream (0 if it has no records).
-    public func version(of stream: String) -> UInt64 { streams[stream]?.version ?? 0 }
-
-    /// All stream names.
-    public var streamNames: [String] { Array(streams.keys) }
+    public func version(of stream: String) throws -> UInt64 {
+        try repairingIndexes { try lookUpVersion(of: stream) }
+    }
 
     /// The position of the record with this id, if it is in the log.
     public func position(ofID id: String) throws -> UInt64? {
-        if let location = idIndex[Self.idHash(id)] {
-            let record = try read(at: location)
-            if record.id == id { return record.position }
-        }
-        return idOverflow[id]
+        try repairingIndexes { try lookUpPosition(ofID: id) }
     }
 
     static func idHash(_ id: String) -> UInt64 { FNV1a.hash(id.utf8) }
 
-    func indexPosition(_ position: UInt64, at location: Location) {
+    func indexPosition(_ position: UInt64, at location: Location, recorded: Int64) {
         if (position - segments[Int(location.segment)].base) % Self.sampleInterval == 0 {
-            positionSamples.append((position, location))
+            positionSamples.append((position, location, recorded))
         }
     }
 
@@ -195,10 +219,5 @@ public final class EventLog {
             return (segment, Int(sample.location.offset), sample.position)
         }
         return (segment, LogFormat.segmentHeaderSize, segments.isEmpty ? 1 : segments[segment].base)
-    }
-
-    func indexID(_ id: String, position: UInt64, at location: Location) {
-        let h = Self.idHash(id)
-        if idIndex[h] == nil { idIndex[h] = location } else { idOverflow[id] = position }
     }
 }

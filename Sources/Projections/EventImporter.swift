@@ -246,7 +246,7 @@ public struct EventImporter {
             var jws = false
             do {
                 switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
-                                            knownUser: { log.version(of: $0) > 0 || batchUsers.contains($0) },
+                                            knownUser: { ((try? log.version(of: $0)) ?? 0) > 0 || batchUsers.contains($0) },
                                             userOfTransaction: { userOf(transaction: $0) }) {
                 case .skipped(let type): summary.skipped[type, default: 0] += 1
                 case .events(let events):

@@ -21,18 +21,24 @@ extension Replay {
     }
 
     /// One user's history as of `options.asOf`, as a full replay would fold it: their own stream
-    /// and the subscriptions transferred to them. A `transfer` is in its sender's stream, so both
-    /// are gathered by one checked pass over the log (no index needed); when someone transferred to
-    /// the user, a second pass reads the senders' streams, folded to see what they handed over.
+    /// and the subscriptions transferred to them. A `transfer` is in its sender's stream; with a
+    /// handle opened with indexes and `secondaryKeys`, both are read through the indexes,
+    /// otherwise gathered by one checked pass over the log; when someone transferred to the user,
+    /// the senders' streams are read too, folded to see what they handed over.
     /// With `knownAt`, only records the log had recorded by then count.
     public static func history(log: EventLog, user: String, options: ReplayOptions, knownAt: Timestamp? = nil) throws -> UserHistory {
         func timeline(_ events: [StoredEvent]?) -> UserTimeline {
             let t = UserTimeline(events ?? [])
             return knownAt.map(t.known(at:)) ?? t
         }
-        let first = try read(log, streams: [user], transfersTo: user)
+        // Through the indexes when the handle has them (and the transfer keys); else one pass.
+        let indexed = log.isIndexed(withKeys: secondaryKeys.name)
+        func gather(_ users: Set<String>, _ recipient: String?) throws -> (streams: [String: [StoredEvent]], transfers: [String: [StoredEvent]]) {
+            indexed ? try readIndexed(log, streams: users, transfersTo: recipient) : try read(log, streams: users, transfersTo: recipient)
+        }
+        let first = try gather([user], user)
         let senders = first.transfers.keys.sorted()
-        let theirs = senders.isEmpty ? [:] : try read(log, streams: Set(senders), transfersTo: nil).streams
+        let theirs = senders.isEmpty ? [:] : try gather(Set(senders), nil).streams
         let decider = PlanDecider(profile: options.profile)
         var received: [TransferIn] = []
         for sender in senders {

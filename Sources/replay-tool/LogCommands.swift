@@ -40,6 +40,8 @@ enum LogCommands {
         importer.source = source
         importer.profile = profile
         importer.partition = partition
+        // What was appended is indexed in memory; the index files are brought up to the head at the end.
+        defer { try? log.saveIndexes() }
         if follow { return try FollowImport.run(importer: importer, logDirectory: Common.logDirectory(a)) }
         var summary = EventImporter.Summary()
         var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))

@@ -42,7 +42,7 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user), indexes: false)
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
         let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
@@ -77,7 +77,7 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user), indexes: false)
+        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
         let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at),
                                          knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []

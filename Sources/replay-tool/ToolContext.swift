@@ -107,6 +107,11 @@ enum Common {
         if access == .read { try requireLog(dir) }
         var options = EventLog.Options()
         options.indexes = indexes
+        options.secondaryKeys = Replay.secondaryKeys
+        // How many index entries a writer holds before it writes a run file (tests make it small).
+        if let n = ProcessInfo.processInfo.environment["REPLAY_TOOL_INDEX_FLUSH_RECORDS"].flatMap({ Int($0) }), n > 0 {
+            options.indexFlushThreshold = n
+        }
         if ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"] != nil {
             let fixed = now()
             options.clock = { fixed.nanoseconds / 1_000_000 }

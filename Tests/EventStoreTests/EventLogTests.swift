@@ -66,7 +66,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
         let dir = TemporaryDirectory()
         let log = try EventLog(directory: dir.path)
         try log.append(proposed(2, stream: "u1"), expecting: ["u1": .noStream])
-        #expect(log.version(of: "u1") == 2)
+        #expect(try log.version(of: "u1") == 2)
         let error = #expect(throws: EventStoreError.self) {
             try log.append(proposed(1, stream: "u1", prefix: "x"), expecting: ["u1": .exactly(1)])
         }

@@ -66,7 +66,7 @@ import SubscriptionDomain
             #expect(FileManager.default.fileExists(atPath: store.path))
         }
         let made = try FileManager.default.contentsOfDirectory(atPath: log.path)
-        #expect(Set(made) == ["segments", "writer.lock", "projections"])
+        #expect(Set(made) == ["segments", "writer.lock", "projections", "indexes"])
     }
 
     @Test func aFailedProjectionWriteLeavesNoTemporaryFileAndWritersNeverShareOne() throws {

@@ -23,6 +23,7 @@ import Testing
         var bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         bytes[200] ^= 0x5A
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes))
+        try? FileManager.default.removeItem(atPath: log + "/indexes")   // so the import scans the segments again
         let damaged = Tool.run(["import", "--log", log, "events/tomo.jsonl"])
         #expect(damaged.status == 1)
         #expect(damaged.err.hasPrefix("replay-tool import: \(s.path)/a\\nlog/segments/\(segments[0])@") && damaged.err.split(separator: "\n").count == 1,

@@ -270,6 +270,9 @@ import Testing
         _ = FileManager.default.createFile(atPath: last, contents: Data(both))
         let json = Tool.json(Tool.run(["verify", "--log", two.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["intact"] as? Bool == false)
+        // An import adopts index files that cover the damaged records without reading them (only
+        // the records after their head are scanned); without them it scans and names the damage.
+        try? FileManager.default.removeItem(atPath: s.log + "/indexes")
         #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
     }
 

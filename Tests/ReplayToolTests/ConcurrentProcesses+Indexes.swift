@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The index files under real processes: writers killed (SIGKILL) at any point of appending and
+/// saving their indexes, while readers look users up.
+extension ConcurrentProcesses {
+    /// One user's `history` and `state` as JSON, and the log's ids in order.
+    static func lookups(_ log: String, users: [String]) -> [String] {
+        users.flatMap { u in
+            ["history", "state"].map { Tool.run([$0, "--log", log, "--user", u, "--format", "json"], now: now).out }
+        }
+    }
+
+    /// Writers that write a run every few dozen records are killed at random moments, eight times,
+    /// while readers query users; then one import finishes. Every event is in the log exactly once,
+    /// a further import finds every line a duplicate, and every lookup answers as a log whose index
+    /// files were removed (indexed again from the segments).
+    @Test func writersKilledBetweenAppendingAndSavingIndexesLoseAndDoubleNothing() throws {
+        let s = Scratch()
+        let file = s.path + "/events.jsonl"
+        let generated = Tool.run(["generate", "--users", "300", "--seed", "11"]).out
+        try generated.write(toFile: file, atomically: true, encoding: .utf8)
+        let lines = generated.split(separator: "\n").count
+        // The generator repeats a few ids (a client retrying): each is in the log once.
+        let total = Set(generated.split(separator: "\n").compactMap { (Tool.json(String($0)) as? [String: Any])?["id"] as? String }).count
+        let users = ["u_0", "u_7", "u_150", "u_299", "nobody"]
+        // The log exists before the first reader starts (a reader of a folder without a log fails, rightly).
+        let first = s.path + "/first.jsonl"
+        try generated.split(separator: "\n").prefix(20).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        #expect(Tool.run(["import", "--log", s.log, first]).status == 0)
+        var random = SystemRandomNumberGenerator()
+        for k in 0..<8 {
+            let writer = try Self.start("REPLAY_TOOL_INDEX_FLUSH_RECORDS=\(23 + 7 * k) exec replay-tool import --log \(s.log) \(file)")
+            let errors = s.path + "/reader-\(k).err"
+            let reader = try Self.start((0..<3).map { _ in "replay-tool history --log \(s.log) --user u_\(Int.random(in: 0..<300, using: &random)) --format json > /dev/null 2>>\(errors) || exit 1" }.joined(separator: "; "))
+            usleep(UInt32.random(in: 10_000...300_000, using: &random))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            reader.waitUntilExit()
+            #expect(reader.terminationStatus == 0, "round \(k): a reader failed beside the killed writer: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        }
+        let finish = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
+        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines)
+        let again = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
+        #expect(again?["appended"] as? Int == 0 && again?["duplicates"] as? Int == lines)
+        let ids = Tool.run(["export", "--log", s.log]).out.split(separator: "\n").compactMap {
+            (Tool.json(String($0)) as? [String: Any])?["id"] as? String
+        }
+        #expect(ids.count == total && Set(ids).count == total)
+        let withFiles = Self.lookups(s.log, users: users)
+        #expect(FileManager.default.fileExists(atPath: s.log + "/indexes/manifest"))
+        try FileManager.default.removeItem(atPath: s.log + "/indexes")
+        #expect(withFiles == Self.lookups(s.log, users: users))
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+    }
+}
