@@ -75,33 +75,58 @@ public struct SeriesTotals: Sendable {
             }
             change[i].add(d)
         }
-        var rows: [LedgerSeries.Bucket] = []
+        // The stocks at each bucket's end, and every currency the series has in any bucket: each
+        // bucket lists every one of them (zeros where it has none), so a bucket's `currencies`
+        // has the same rows whatever happened in it.
+        var stocks: [SeriesDay] = []
         var stock = SeriesDay()
-        let commission = options.profile.commissionPercent
+        var seen = Set<String>()
         for i in 0..<n {
             stock.add(change[i])
+            stocks.append(stock)
+            seen.formUnion(flow[i].gross.keys)
+            seen.formUnion(flow[i].refunded.keys)
+            seen.formUnion(stock.mrrDelta.keys.filter { stock.mrrDelta[$0, default: .zero] != .zero })
+        }
+        let currencies = seen.sorted()
+        var rows: [LedgerSeries.Bucket] = []
+        for i in 0..<n {
             let f = flow[i]
-            let currencies = Set(f.gross.keys).union(f.refunded.keys).union(stock.mrrDelta.keys.filter { stock.mrrDelta[$0, default: .zero] != .zero }).sorted()
-            let lines = currencies.map { c in
-                let g = f.gross[c, default: .zero], r = f.refunded[c, default: .zero]
-                let kept = g - r
-                let net = kept - kept.percent(commission) - f.takehomeAdjustment[c, default: .zero]
-                return RevenueReport.Line(currency: c, gross: g, refunded: r, net: net, mrr: stock.mrrDelta[c, default: .zero])
-            }
-            let (active, churned) = (stock.activeDelta, stock.churnedDelta)
-            let revenue = RevenueReport(
-                lines: lines, activeSubscriptions: active, activeTrials: stock.trialDelta, churnedSubscribers: churned,
-                churnRate: churned + active <= 0 ? 0 : Double(churned) / Double(churned + active),
-                trialConversionRate: f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted),
-                trialsStarted: f.trialsStarted, trialsConverted: f.trialsConverted, commissionPercent: commission,
-                takehomeAdjustments: f.takehomeAdjustment.dictionary)
             var counts: [String: Int] = [:]
             for m in Metric.all { counts[m.name] = f.counts[m.slot] }
             rows.append(LedgerSeries.Bucket(
-                start: buckets.start(i), end: buckets.end(i), counts: counts, revenue: revenue,
+                start: buckets.start(i), end: buckets.end(i), counts: counts, revenue: revenue(flow: f, stock: stocks[i], currencies: currencies),
                 funnel: funnel(f, days: flows, in: buckets, bucket: i), retention: retention(f)))
         }
         return LedgerSeries(buckets: buckets, rows: rows)
+    }
+
+    /// The revenue of money flows `f` and stocks `stock`, one line per currency of `currencies`.
+    private func revenue(flow f: SeriesDay, stock: SeriesDay, currencies: [String]) -> RevenueReport {
+        let commission = options.profile.commissionPercent
+        let lines = currencies.map { c in
+            RevenueReport.line(currency: c, gross: f.gross[c, default: .zero], refunded: f.refunded[c, default: .zero], mrr: stock.mrrDelta[c, default: .zero],
+                               commissionPercent: commission, adjustment: f.takehomeAdjustment[c, default: .zero])
+        }
+        let (active, churned) = (stock.activeDelta, stock.churnedDelta)
+        return RevenueReport(
+            lines: lines, activeSubscriptions: active, activeTrials: stock.trialDelta, churnedSubscribers: churned,
+            churnRate: churned + active <= 0 ? 0 : Double(churned) / Double(churned + active),
+            trialConversionRate: f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted),
+            trialsStarted: f.trialsStarted, trialsConverted: f.trialsConverted, commissionPercent: commission,
+            takehomeAdjustments: f.takehomeAdjustment.dictionary)
+    }
+
+    /// The revenue report of the whole window in one: money flows within `options.from`…`options.to`
+    /// (what the series' buckets hold, summed), stocks and MRR as of the series' end (its last
+    /// bucket's), trial conversion of the trials started in the window. What `revenue --from/--to` prints.
+    public func windowRevenue() -> RevenueReport {
+        var flow = SeriesDay(), stock = SeriesDay()
+        for d in flows.values { flow.add(d) }
+        for d in changes.values { stock.add(d) }
+        let currencies = Set(flow.gross.keys).union(flow.refunded.keys)
+            .union(stock.mrrDelta.keys.filter { stock.mrrDelta[$0, default: .zero] != .zero }).sorted()
+        return revenue(flow: flow, stock: stock, currencies: currencies)
     }
 
     private func funnel(_ f: SeriesDay, days: [Int64: SeriesDay], in buckets: SeriesBuckets, bucket i: Int) -> FunnelReport {

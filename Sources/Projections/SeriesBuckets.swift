@@ -20,12 +20,13 @@ public struct SeriesBuckets: Sendable, Equatable {
 
     static let nanosPerDay: Int64 = 86_400_000_000_000
 
-    /// Nil when the window holds more than `maximumCount` buckets; no bucket when `from >= to`.
+    /// Nil when the window holds more than `maximumCount` buckets; no bucket when `from >= to`
+    /// (an empty series: a `--to` before the log's first event).
     public init?(by: SeriesGranularity, from: Timestamp, to: Timestamp) {
         self.by = by
         self.from = from
         self.to = to
-        guard from < to else { bounds = [from, from]; return }
+        guard from < to else { bounds = [from]; return }
         var b = [from]
         var t = Self.nextBoundary(after: from, by: by)
         while t < to {

@@ -4,7 +4,9 @@ import SubscriptionDomain
 /// The report as one self-contained HTML page: inline SVG and CSS, no script, nothing fetched.
 /// Each data number is a `ReportValue` tied to the JSON output it equals (its `data-k` key:
 /// `counts`, `funnel`, `revenue`, `notifications`, `diff` as of the instant; `revenue-week`,
-/// `revenue-month`, `funnel-week`, `funnel-month` for the series `--by week|month` to the instant).
+/// `revenue-month`, `funnel-week`, `funnel-month` for the series `--by week|month` to the instant;
+/// the path after `|` is a JSON pointer whose steps may also be `name[field=value]`, the element of
+/// array `name` whose `field` is `value`: syntax in docs/commands.md, *The report's data-k*).
 public enum ReportPage {
     /// The head the figures reflect; over partition logs, each log's.
     static func headLines(_ r: ReportInput) -> String {
@@ -250,6 +252,12 @@ public enum ReportPage {
     /// A profile's name or path, as a label (not a figure).
     static func profileLabel(_ p: String) -> String { "<span data-label=\"profile\">\(HumanFormat.escaped(p))</span>" }
 
+    /// A plan as `replay-tool diff` prints it: the state, the grace reason, and until when the grace lasts.
+    static func planText(_ v: PlanView) -> String {
+        HumanFormat.escaped(v.planState.rawValue + (v.graceReason.map { " (\($0.rawValue))" } ?? ""))
+            + (v.graceEndsAt.map { " until <time>\(HumanFormat.escaped($0.description))</time>" } ?? "")
+    }
+
     /// `a` and `b` are labels already escaped.
     static func diffTable(_ d: [PlanDifference], a: String, b: String) -> String {
         let e = HumanFormat.escaped
@@ -257,7 +265,7 @@ public enum ReportPage {
         guard !d.isEmpty else { return t }
         t += "<table><tr><th>user</th><th>differs in</th><th>A: \(a)</th><th>B: \(b)</th></tr>"
         for x in d.prefix(50) {
-            t += "<tr><td data-label=\"user\">\(e(x.user))</td><td>\(e(x.fields.joined(separator: ", ")))</td><td>\(e(x.a.planState.rawValue))</td><td>\(e(x.b.planState.rawValue))</td></tr>"
+            t += "<tr><td data-label=\"user\">\(e(x.user))</td><td>\(e(x.fields.joined(separator: ", ")))</td><td>\(planText(x.a))</td><td>\(planText(x.b))</td></tr>"
         }
         if d.count > 50 { t += "<tr><td colspan=\"4\" class=\"empty\">and more: <code>replay-tool diff</code> lists them all</td></tr>" }
         return t + "</table>"

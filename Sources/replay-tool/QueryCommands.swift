@@ -223,11 +223,18 @@ enum QueryCommands {
 
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
-        positionals: nil, options: Common.query + window + [SeriesCommands.by]
+        positionals: nil, options: Common.query + window + [SeriesCommands.by],
+        details: "With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the\nsubscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the\nwhole log as of --at."
     ) { a in
         if a.has("--by") { return try SeriesCommands.revenue(a) }
         let format = try Common.format(a)
-        let r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
+        let r: RevenueReport
+        if a.has("--from") || a.has("--to") {
+            // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
+            r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
+        } else {
+            r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
+        }
         switch format {
         case .json:
             Console.out(JSON.object(ReportJSON.revenue(r)).rendered + "\n")

@@ -25,14 +25,16 @@ enum SeriesCommands {
         return (series, totals)
     }
 
-    /// One series pass, as of `--to` (or `at`, `--at`, now).
-    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil, directory: String? = nil) throws -> SeriesTotals {
+    /// One series pass, as of `--to` (or `at`, `--at`, now). `--from` not before that end is a usage
+    /// error for a series; the plain `revenue` window passes `emptyWindow` (an empty window, as `counts` has).
+    static func run(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil, directory: String? = nil,
+                    emptyWindow: Bool = false) throws -> SeriesTotals {
         let directory = directory ?? Common.logDirectory(a)
         try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
-        let to = try Common.time(a, "--to") ?? at ?? Common.at(a)
+        let to = try at ?? Common.windowEnd(a)
         let from = try Common.time(a, "--from")
-        if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
+        if let from, from >= to, !emptyWindow { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
         var options = ReplayOptions(profile: profile, asOf: to)
         options.from = from
         options.to = to
@@ -62,14 +64,16 @@ enum SeriesCommands {
         switch format {
         case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
         case .table, .csv:
-            var t = TextTable(headers: ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned", "churn rate"])
+            var t = TextTable(headers: ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned", "churn rate",
+                                        "trial conversion"])
             for b in s.rows {
                 let r = b.revenue
-                let stocks = ["\(r.activeSubscriptions)", "\(r.activeTrials)", "\(r.churnedSubscribers)", percent(r.churnRate)]
-                // A bucket without money still shows its stocks (one line, no currency).
+                let stocks = ["\(r.activeSubscriptions)", "\(r.activeTrials)", "\(r.churnedSubscribers)", percent(r.churnRate), percent(r.trialConversionRate)]
+                // Every bucket lists every currency of the series; a series without money still
+                // shows each bucket's stocks (one line, the currency left empty).
                 let lines = r.lines.isEmpty ? [nil] : r.lines.map { Optional($0) }
                 for l in lines {
-                    t.rows.append([b.start.description, b.end.description, l?.currency ?? "-", l?.gross.description ?? "0.00", l?.refunded.description ?? "0.00",
+                    t.rows.append([b.start.description, b.end.description, l?.currency ?? "", l?.gross.description ?? "0.00", l?.refunded.description ?? "0.00",
                                    l?.net.description ?? "0.00", l?.mrr.description ?? "0.00"] + stocks)
                 }
             }

@@ -66,8 +66,15 @@ enum Common {
 
     static func at(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--at") ?? now() }
 
-    /// The instant analytics fold up to: the end of the window if one is given, else `--at`.
-    static func windowEnd(_ a: ParsedArguments) throws -> Timestamp { try time(a, "--to") ?? at(a) }
+    /// The instant analytics fold up to: the end of the window if one is given, else `--at`. The
+    /// instant bounds everything: a `--to` after an explicit `--at` is a usage error.
+    static func windowEnd(_ a: ParsedArguments) throws -> Timestamp {
+        guard let to = try time(a, "--to") else { return try at(a) }
+        if let at = try time(a, "--at"), to > at {
+            throw ToolError.usage("--to \(to) is after --at \(at): nothing after --at is read (leave out --at, or end the window by it)")
+        }
+        return to
+    }
 
     static func format(_ a: ParsedArguments, allowed: [OutputFormat] = [.table, .json, .csv]) throws -> OutputFormat {
         let v = a.value("--format") ?? "table"

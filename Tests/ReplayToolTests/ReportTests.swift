@@ -29,7 +29,7 @@ import Testing
     }
 
     /// The value at a pointer such as `/buckets/3/currencies[currency=USD]/mrr` (a `[field=value]`
-    /// step picks the array element with that field; none there reads as zero).
+    /// step picks the array element with that field; none there is no value: the page may not name it).
     static func resolve(_ json: Any, _ pointer: String) -> Any? {
         var at: Any? = json
         for raw in pointer.split(separator: "/", omittingEmptySubsequences: true) {
@@ -38,7 +38,7 @@ import Testing
                 let name = String(step[..<open])
                 let selector = step[step.index(after: open)..<step.index(before: step.endIndex)].split(separator: "=", maxSplits: 1).map(String.init)
                 let list = (at as? [String: Any])?[name] as? [[String: Any]] ?? []
-                guard let hit = list.first(where: { "\($0[selector[0]] ?? "")" == selector[1] }) else { return 0 }
+                guard let hit = list.first(where: { "\($0[selector[0]] ?? "")" == selector[1] }) else { return nil }
                 at = hit
             } else if let i = Int(step), let list = at as? [Any] {
                 at = i < list.count ? list[i] : nil
@@ -66,7 +66,7 @@ import Testing
     }
 
     /// Every tied number equals the JSON output it names; the text people read rounds to it.
-    static func checkTiedNumbers(_ html: String, log: String, profiles: [String] = ["handz"]) -> Int {
+    static func checkTiedNumbers(_ html: String, log: String, profiles: [String] = ["handz"], at: String = instant) -> Int {
         var outputs: [String: Any] = [:]
         func output(_ name: String) -> Any {
             if let o = outputs[name] { return o }
@@ -79,7 +79,7 @@ import Testing
             case "diff": args = ["diff", "--profile", profiles[0], "--profile", profiles[1]]
             default: args = [name, "--profile", profiles[0]]
             }
-            let r = Tool.run(args + ["--log", log, "--at", instant, "--format", "json"])
+            let r = Tool.run(args + ["--log", log, "--at", at, "--format", "json"])
             #expect(r.status == 0, "\(args): \(r.err)")
             outputs[name] = Tool.json(r.out)
             return outputs[name]!
