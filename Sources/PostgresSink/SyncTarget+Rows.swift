@@ -48,7 +48,7 @@ extension SyncTarget {
         return .row(key: key, fields: [
             key, sub.originalTransaction, sub.product, status, Self.time(sub.expires), Self.bool(v.autoRenew ?? false),
             Self.bool(sub.isTrial), sub.isTrial ? Self.time(sub.expires) : nil, Self.time(sub.startedAt),
-            withdrawn ? Self.time(sub.endedAt) : nil,
+            Self.time(sub.autoRenewOffAt ?? (withdrawn ? sub.endedAt : nil)),
         ])
     }
 

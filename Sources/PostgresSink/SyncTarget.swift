@@ -13,7 +13,8 @@ public enum SyncTarget: String, Sendable, CaseIterable {
 
     /// The version of the row mapping (SyncTarget+Rows.swift): bump it when a column's meaning
     /// changes, so that tables synced under the old mapping are refused until `--rebuild`.
-    public static let mappingVersion = 1
+    /// (2: MirrorMate's `cancelled_at` is also when a cancellation turned auto-renew off.)
+    public static let mappingVersion = 2
 
     public init(profile: Profile) throws {
         guard let t = SyncTarget(rawValue: profile.name) else {

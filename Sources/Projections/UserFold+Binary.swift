@@ -57,6 +57,7 @@ extension ProjectionWriter {
         optional(s.pausedAt) { w, t in w.time(t) }
         optional(s.resumesAt) { w, t in w.time(t) }
         bool(s.familyShared)
+        optional(s.autoRenewOffAt) { w, t in w.time(t) }
     }
 }
 
@@ -124,6 +125,7 @@ extension ProjectionReader {
         s.pausedAt = try optional { r in try r.time() }
         s.resumesAt = try optional { r in try r.time() }
         s.familyShared = try bool()
+        s.autoRenewOffAt = try optional { r in try r.time() }
         return s
     }
 }

@@ -102,12 +102,15 @@ public struct PlanDecider: Sendable {
             }
         case .cancellation(let n):
             return change(route(n.ref, s), &s) { sub in
+                // Auto-renew off since the first cancellation that turned it off (a repeat keeps it).
+                if sub.autoRenew { sub.autoRenewOffAt = time }
                 sub.autoRenew = false
                 return sub.isTrial ? .cancelDuringTrial : .cancelKeepsAccess
             }
         case .uncancellation(let ref):
             return change(route(ref, s), &s) { sub in
                 sub.autoRenew = true
+                sub.autoRenewOffAt = nil
                 return .uncancel
             }
         case .billingIssue(let b):
@@ -199,6 +202,7 @@ public struct PlanDecider: Sendable {
         sub.expires = max(r.expires, sub.expires)
         sub.isTrial = false
         sub.autoRenew = true
+        sub.autoRenewOffAt = nil
         sub.endedAt = nil
         sub.endedBy = nil
         sub.billingIssueAt = nil

@@ -17,6 +17,8 @@ public struct PlanView: Sendable, Equatable {
     public var product: String?
     public var expiresAt: Timestamp?
     public var autoRenew: Bool?
+    /// When a cancellation turned auto-renew off, while it stays off (nil when on, or without a subscription).
+    public var autoRenewOffAt: Timestamp?
     public var trialEligible: Bool
     public var credits: Int
     public var billingIssue: Bool
@@ -42,6 +44,7 @@ extension PlanDecider {
             user: s.user, planState: status.planState, graceReason: status.graceReason, graceEndsAt: status.graceEndsAt,
             entitlements: status.hasAccess ? (entitlement.map { [$0] } ?? []) : [],
             product: sub?.product, expiresAt: sub?.expires, autoRenew: sub.map { $0.autoRenew && $0.endedAt == nil && $0.pausedAt == nil },
+            autoRenewOffAt: sub?.autoRenewOffAt,
             trialEligible: profile.trialDays > 0 && !s.trialUsedGroups.contains(profile.primaryGroup),
             credits: s.credits, billingIssue: status.billingIssue, badge: status.billingIssue ? 1 : 0,
             tier: tierName, limits: profile.tier(tierName)?.limits ?? [:], rule: status.rule)

@@ -8,6 +8,9 @@ public struct Subscription: Sendable, Equatable, Codable {
     public var startedAt: Timestamp
     public var expires: Timestamp
     public var autoRenew = true
+    /// When a cancellation turned auto-renew off (rules CANCEL, CH25 L590); nil while it is on
+    /// (an uncancellation or a renewal turns it back on and clears it).
+    public var autoRenewOffAt: Timestamp? = nil
     /// The current period is a free trial.
     public var isTrial: Bool
     /// Access was ended by an event at this instant (expiration, refund, revoke, transfer).

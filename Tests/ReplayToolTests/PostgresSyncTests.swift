@@ -20,7 +20,7 @@ struct PostgresSync {
             switch profile {
             case "mirrormate":
                 let rows = try pg.rows(db, """
-                    SELECT product_id, status, \(SyncFixture.utc("expires_at")), auto_renew_enabled FROM subscriptions
+                    SELECT product_id, status, \(SyncFixture.utc("expires_at")), auto_renew_enabled, \(SyncFixture.utc("cancelled_at")) FROM subscriptions
                     WHERE user_id = '\(user)';
                     """)
                 guard let product else { #expect(rows.isEmpty, "\(user) has no subscription but a row"); continue }
@@ -29,6 +29,9 @@ struct PostgresSync {
                 let status = ["trial": "active", "pro": "active", "pro_grace": "grace_period"][planState]
                 #expect(r[0] == product && r[2] == expires && r[3] == ((autoRenew ?? false) ? "t" : "f"), "\(user): \(r) vs \(s)")
                 if let status { #expect(r[1] == status, "\(user): \(r[1]) for \(planState)") } else { #expect(["expired", "cancelled"].contains(r[1])) }
+                // cancelled_at: when auto-renew was turned off while it is off, else a withdrawal's time (status cancelled) or NULL.
+                if let off = s["autoRenewOffAt"] as? String { #expect(r[4] == off, "\(user): \(r) vs \(s)") }
+                else if r[1] != "cancelled" { #expect(r[4] == "", "\(user): \(r) vs \(s)") }
             case "tomo":
                 let rows = try pg.rows(db, """
                     SELECT subscription_tier, \(SyncFixture.utc("subscription_expires_at")), revenuecat_customer_id FROM profiles
@@ -148,7 +151,45 @@ struct PostgresSync {
         }
         #expect(premiums == ["t", "t", "t", "f", "f", "f", "f"])
         #expect(try pg.rows(db, "SELECT status, cancelled_at IS NOT NULL FROM subscriptions ORDER BY user_id;")
-                == [["active", "f"], ["active", "f"], ["active", "f"], ["grace_period", "f"], ["cancelled", "t"], ["expired", "f"]])
+                == [["active", "f"], ["active", "f"], ["active", "t"], ["grace_period", "f"], ["cancelled", "t"], ["expired", "f"]])
+    }
+
+    /// MirrorMate's cancelled_at is when a cancellation turned auto-renew off, while it stays off
+    /// (an uncancellation clears it, in a first and in an incremental sync); without one, when a
+    /// refund or revoke withdrew access; else NULL.
+    @Test func mirrormateCancelledAtIsWhenAutoRenewWasTurnedOff() throws {
+        let s = Scratch()
+        let u = (1...5).map { SyncFixture.uuid(8, $0) }
+        func at(_ d: Double) -> Double { d * 24 }
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", [
+            purchase(1, u[0], at: 0, days: 30), SyncFixture.event("c1", "cancellation", u[0], Self.t0, hours: at(2)),
+            SyncFixture.event("c1b", "cancellation", u[0], Self.t0, hours: at(3)),                      // already off: keeps day 2
+            purchase(2, u[1], at: 0, days: 30), SyncFixture.event("c2", "cancellation", u[1], Self.t0, hours: at(2)),
+            SyncFixture.event("n2", "uncancellation", u[1], Self.t0, hours: at(3)),
+            purchase(3, u[2], at: 0, days: 30), SyncFixture.event("r3", "refund", u[2], Self.t0, hours: at(4), #"{"transaction":"t3"}"#),
+            purchase(4, u[3], at: 0, days: 30), SyncFixture.event("c4", "cancellation", u[3], Self.t0, hours: at(1)),
+            SyncFixture.event("r4", "refund", u[3], Self.t0, hours: at(4), #"{"transaction":"t4"}"#),
+            purchase(5, u[4], at: 0, days: 30),
+        ].joined(separator: "\n"))
+        let db = try pg.createDatabase()
+        func cancelledAt() throws -> [String] {
+            try u.map { user in try pg.rows(db, "SELECT \(SyncFixture.utc("cancelled_at")), 1 FROM subscriptions WHERE user_id = '\(user)';").first?.first ?? "no row" }
+        }
+        let first = SyncFixture.sync(log, "mirrormate", db, ["--init", "--at", day(5)])
+        #expect(first.status == 0, "\(first.err)")
+        let firstRows = try cancelledAt()
+        #expect(firstRows == [day(2), "", day(4), day(1), ""], "\(firstRows)")
+        #expect(try pg.rows(db, "SELECT status, auto_renew_enabled FROM subscriptions ORDER BY user_id;")
+                == [["active", "f"], ["active", "t"], ["cancelled", "f"], ["cancelled", "f"], ["active", "t"]])
+
+        // Incremental: u[0] turns auto-renew back on, u[4] turns it off.
+        try SyncFixture.append(s, log, profile: "mirrormate", SyncFixture.event("n1", "uncancellation", u[0], Self.t0, hours: at(6)))
+        try SyncFixture.append(s, log, profile: "mirrormate", SyncFixture.event("c5", "cancellation", u[4], Self.t0, hours: at(6.5)))
+        let second = SyncFixture.sync(log, "mirrormate", db, ["--at", day(7)])
+        #expect(second.status == 0, "\(second.err)")
+        #expect((Tool.json(second.out) as? [String: Any])?["updated"] as? Int == 2)
+        let secondRows = try cancelledAt()
+        #expect(secondRows == ["", "", day(4), day(1), day(6.5)], "\(secondRows)")
     }
 }
 

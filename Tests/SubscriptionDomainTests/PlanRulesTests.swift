@@ -126,6 +126,30 @@ import Testing
         #expect(plan(events, asOf: "2026-02-01T01:00:00Z").planState == .proGrace)
     }
 
+    @Test func CANCEL_autoRenewIsOffSinceTheCancellationUntilUncancelOrRenewal() {
+        let bought = purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z")
+        let cancel = event(.cancellation, "2026-01-10T00:00:00Z")
+        #expect(plan([bought], asOf: "2026-01-05T00:00:00Z").autoRenewOffAt == nil)
+        let cancelled = plan([bought, cancel], asOf: "2026-01-20T00:00:00Z")
+        #expect(cancelled.autoRenew == false && cancelled.autoRenewOffAt == at("2026-01-10T00:00:00Z") && cancelled.rule == .cancelKeepsAccess)
+        // A second cancellation while it is off keeps the instant it went off; after expiry it is still the one.
+        let again = [bought, cancel, event(.cancellation, "2026-01-12T00:00:00Z")]
+        #expect(plan(again, asOf: "2026-01-20T00:00:00Z").autoRenewOffAt == at("2026-01-10T00:00:00Z"))
+        #expect(plan(again, asOf: "2026-02-02T00:00:00Z").autoRenewOffAt == at("2026-01-10T00:00:00Z"))
+        // UNCANCEL clears it; a later cancellation sets it anew.
+        let uncancelled = [bought, cancel, event(.uncancellation, "2026-01-11T00:00:00Z")]
+        let on = plan(uncancelled, asOf: "2026-01-20T00:00:00Z")
+        #expect(on.autoRenew == true && on.autoRenewOffAt == nil && on.rule == .uncancel)
+        #expect(plan(uncancelled + [event(.cancellation, "2026-01-15T00:00:00Z")], asOf: "2026-01-20T00:00:00Z").autoRenewOffAt == at("2026-01-15T00:00:00Z"))
+        // A renewal turns auto-renew back on (the store charged again): cleared.
+        let renewed = plan([bought, cancel, renewal("2026-02-01T00:00:00Z", expires: "2026-03-01T00:00:00Z", txn: "t2")], asOf: "2026-02-02T00:00:00Z")
+        #expect(renewed.autoRenew == true && renewed.autoRenewOffAt == nil)
+        // During a trial (CH25 L590) the same.
+        let trial = plan([purchase("2026-01-06T10:00:00Z", expires: "2026-01-13T10:00:00Z", trial: true), event(.cancellation, "2026-01-08T09:00:00Z")],
+                         asOf: "2026-01-12T00:00:00Z")
+        #expect(trial.rule == .cancelDuringTrial && trial.autoRenewOffAt == at("2026-01-08T09:00:00Z"))
+    }
+
     @Test func lateRenewalAfterExpiryRestoresPro() {
         let events = [purchase("2026-01-01T00:00:00Z", expires: "2026-02-01T00:00:00Z"),
                       renewal("2026-02-03T00:00:00Z", expires: "2026-03-03T00:00:00Z", txn: "t2")]
