@@ -24,6 +24,7 @@ let package = Package(
         .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["replay-tool"]),
+        .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,8 @@ struct PostgresSync {
             switch profile {
             case "mirrormate":
                 let rows = try pg.rows(db, """
-                    SELECT product_id, status, \(SyncFixture.utc("expires_at")), auto_renew_enabled, \(SyncFixture.utc("cancelled_at")) FROM subscriptions
+                    SELECT product_id, status, \(SyncFixture.utc("expires_at")), auto_renew_enabled, \(SyncFixture.utc("cancelled_at")),
+                        is_trial, \(SyncFixture.utc("trial_ends_at")) FROM subscriptions
                     WHERE user_id = '\(user)';
                     """)
                 guard let product else { #expect(rows.isEmpty, "\(user) has no subscription but a row"); continue }
@@ -32,6 +33,9 @@ struct PostgresSync {
                 // cancelled_at: when auto-renew was turned off while it is off, else a withdrawal's time (status cancelled) or NULL.
                 if let off = s["autoRenewOffAt"] as? String { #expect(r[4] == off, "\(user): \(r) vs \(s)") }
                 else if r[1] != "cancelled" { #expect(r[4] == "", "\(user): \(r) vs \(s)") }
+                // is_trial: the period is a free trial (so while the plan is trial); trial_ends_at: expires_at then, else NULL.
+                if planState == "trial" { #expect(r[5] == "t", "\(user): \(r) vs \(s)") }
+                #expect(r[6] == (r[5] == "t" ? r[2] : ""), "\(user): \(r) vs \(s)")
             case "tomo":
                 let rows = try pg.rows(db, """
                     SELECT subscription_tier, \(SyncFixture.utc("subscription_expires_at")), revenuecat_customer_id FROM profiles
