@@ -326,6 +326,16 @@ extension PostgresSync {
         #expect(SyncFixture.sync(log, "mirrormate", mirrormate, ["--init"]).status == 0)
         let howru = SyncFixture.sync(log, "howru", mirrormate, ["--init"])
         #expect(howru.status == 1 && howru.err.contains("of its own"), "\(howru.err)")
+        // Without --init, in a database set up for another app: the missing table, and the way out.
+        let sample = try String(contentsOfFile: Tool.packageRoot + "/events/tomo.jsonl", encoding: .utf8)
+        let tomoLog = try SyncFixture.log(s, "tomo", profile: "tomo", SyncFixture.withUUIDUsers(sample, namespace: 12).text)
+        let tomo = SyncFixture.sync(tomoLog, "tomo", mirrormate, [])
+        #expect(tomo.status == 1 && tomo.err.split(separator: "\n").count == 1 && tomo.err.contains(#"relation "profiles" does not exist"#)
+                && tomo.err.contains("--init` applies its schema"), "\(tomo.err)")
+        // A psql that is not there: one line saying so, not a Foundation error dump.
+        let missing = Tool.run(["sync", "--log", log, "--profile", "mirrormate", "--postgres", mirrormate],
+                               via: ["/usr/bin/env", "REPLAY_TOOL_PSQL=/nonexistent/psql"])
+        #expect(missing.status == 1 && missing.err == "replay-tool sync: cannot run /nonexistent/psql: No such file or directory (REPLAY_TOOL_PSQL or PATH names the psql to run)\n", "\(missing.err)")
     }
 
     /// A statement the database refuses in the middle of a run (TOMO's tier check, under a
