@@ -84,6 +84,20 @@ public struct PostgresSync {
         }
     }
 
+    /// Refuses a log whose subscriptions name a product the profile does not list (a log imported
+    /// under another app's profile): its rows would be another app's subscriptions in this app's table.
+    static func requireCatalog(_ snapshot: LedgerSnapshot, profile: Profile) throws {
+        guard profile.unknownProductEntitlement == nil else { return }
+        var foreign: (user: String, product: String)?
+        snapshot.forEachSubscriber { s in
+            guard foreign == nil else { return }
+            for sub in s.subscriptions where profile.product(sub.product) == nil { foreign = (s.user, sub.product); return }
+        }
+        if let foreign {
+            throw SyncError("user '\(foreign.user)' holds product \(foreign.product), which profile \(profile.name) does not list: sync a log under the profile it was imported with")
+        }
+    }
+
     /// Brings the table up to the log's head as of `asOf`.
     public func run() throws -> Report {
         let target = try SyncTarget(profile: profile)
@@ -99,6 +113,7 @@ public struct PostgresSync {
         var store = ProjectionStore(logDirectory: logDirectory, profile: profile)
         store.partitions = partitions
         let snapshot = try store.snapshot(asOf: asOf)
+        try Self.requireCatalog(snapshot, profile: profile)
         let head = snapshot.headPosition
         var logOptions = EventLog.Options()
         logOptions.indexes = false

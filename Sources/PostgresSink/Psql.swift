@@ -54,7 +54,10 @@ public struct Psql: Sendable {
         p.standardInput = input
         p.standardOutput = out
         p.standardError = err
-        do { try p.run() } catch { throw SyncError("cannot run \(executable): \(error)") }
+        guard access(executable, X_OK) == 0 else {
+            throw SyncError("cannot run \(executable): \(String(cString: strerror(errno))) (REPLAY_TOOL_PSQL or PATH names the psql to run)")
+        }
+        do { try p.run() } catch { throw SyncError("cannot run \(executable): \((error as NSError).localizedDescription)") }
         // Both outputs are drained while the script is written, so neither side blocks on a full pipe.
         let collected = OutputCollector()
         let group = DispatchGroup()
@@ -95,7 +98,11 @@ public struct Psql: Sendable {
         if let thrown { throw thrown }
         let output = collected.output
         guard p.terminationReason == .exit, p.terminationStatus == 0 else {
-            throw SyncError(Self.firstError(output.stderr) ?? "psql ended with status \(p.terminationStatus)")
+            let reason = Self.firstError(output.stderr) ?? "psql ended with status \(p.terminationStatus)"
+            // A table or column of the profile's schema missing: the database was not set up for it.
+            let hint = reason.contains("ERROR:") && reason.contains("does not exist")
+                ? " (is this database set up for this profile? `replay-tool sync --init` applies its schema; MirrorMate and HowRU each need a database of their own)" : ""
+            throw SyncError(reason + hint)
         }
         return output
     }

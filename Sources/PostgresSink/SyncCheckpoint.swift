@@ -34,15 +34,18 @@ public struct SyncCheckpoint: Sendable, Equatable {
 
     /// The guard a sync's transaction runs first: it takes the target's lock (a second sync of
     /// the same target waits for the first to commit), then refuses to go on if the checkpoint
-    /// is no longer the one this sync read (another sync committed meanwhile).
+    /// is no longer the one this sync read (another sync committed meanwhile), its instant
+    /// included: a sync to an earlier instant must never commit over a later one's rows.
     static func guardSQL(_ target: SyncTarget, expected: SyncCheckpoint?) -> String {
         let seen = expected.map { "\($0.position) \($0.chainHash) \($0.rulesFingerprint) \($0.profileDigest)" }
         let expectedSQL = seen.map(SQLText.literal) ?? "NULL"
+        let expectedAsOf = expected.map { SQLText.literal($0.asOf.description) + "::timestamptz" } ?? "NULL"
+        let row = "FROM ledger_checkpoint WHERE target = \(SQLText.literal(target.rawValue))"
         return """
             DO $ledger$BEGIN
               PERFORM pg_advisory_xact_lock(hashtext(\(SQLText.literal("replay-tool sync " + target.rawValue))));
-              IF (SELECT log_position::text || ' ' || log_chain_hash || ' ' || rules_fingerprint || ' ' || profile_digest
-                  FROM ledger_checkpoint WHERE target = \(SQLText.literal(target.rawValue))) IS DISTINCT FROM \(expectedSQL) THEN
+              IF (SELECT log_position::text || ' ' || log_chain_hash || ' ' || rules_fingerprint || ' ' || profile_digest \(row))
+                  IS DISTINCT FROM \(expectedSQL) OR (SELECT as_of \(row)) IS DISTINCT FROM \(expectedAsOf) THEN
                 RAISE EXCEPTION 'ledger_checkpoint of \(target.rawValue) changed since this sync read it (another sync committed meanwhile): nothing written, run again';
               END IF;
             END$ledger$;

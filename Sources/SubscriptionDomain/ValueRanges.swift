@@ -78,6 +78,10 @@ public enum ValueRanges {
         guard times.contains(t) else { throw EventDecodingError("field '\(field)': \(t) is out of range (\(timesText))") }
     }
 
+    /// Checks a user id asked for (`--user`) as the door checks the ids it lets in: one the log
+    /// could never hold is refused, not answered as a guest.
+    public static func checkUser(_ s: String, _ field: String) throws(EventDecodingError) { try id(s, field) }
+
     private static func id(_ s: String, _ field: String) throws(EventDecodingError) {
         let bytes = s.utf8.count
         if bytes == 0 { throw EventDecodingError("field '\(field)' is empty (accepted: \(idBytes.lowerBound) to \(idBytes.upperBound) bytes)") }

@@ -39,6 +39,7 @@ enum QueryCommands {
         name: "state", summary: "the user's plan as of --at", positionals: nil, options: Common.query + [user]
     ) { a in
         guard let user = a.value("--user") else { throw ToolError.usage("state needs --user U") }
+        try Common.checkUser(user)
         let format = try Common.format(a)
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
@@ -75,6 +76,7 @@ enum QueryCommands {
         details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end). A subscription another user transferred to this one\nshows as a transfer line (kind transfer_in, with the sender and the transfer's position), after the user's own events."
     ) { a in
         guard let user = a.value("--user") else { throw ToolError.usage("history needs --user U") }
+        try Common.checkUser(user)
         let format = try Common.format(a)
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))

@@ -1,4 +1,5 @@
 import Foundation
+import EventStore
 import Projections
 import Reports
 import SubscriptionDomain
@@ -47,11 +48,19 @@ enum ReportCommand {
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), weekly: weekly, monthly: monthly, comparison: comparison)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
-        let page = Data(ReportPage.html(input).utf8)
+        let page = Array(ReportPage.html(input).utf8)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
+            throw ToolError.input("\(out): is a folder; --out names the report's file (e.g. \(out)/report.html)")
+        }
+        let folder = (out as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            throw ToolError.input("\(out): the folder \(folder) does not exist")
+        }
         do {
-            try page.write(to: URL(fileURLWithPath: out), options: .atomic)
-        } catch {
-            throw ToolError.input("\(out): cannot write the report (\(error.localizedDescription))")
+            try DurableFile.replace(path: out, with: page)
+        } catch let e as EventStoreError {
+            throw ToolError.input("cannot write the report: \(e.description)")
         }
         Console.out("wrote \(out) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
         return 0

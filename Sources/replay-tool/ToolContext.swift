@@ -23,6 +23,11 @@ enum Common {
         return Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
     }
 
+    /// Refuses a `--user` the log could never hold (empty, over 65,535 bytes, a control character): exit 2.
+    static func checkUser(_ user: String) throws {
+        do { try ValueRanges.checkUser(user, "--user") } catch { throw ToolError.usage(error.reason.replacingOccurrences(of: "field '--user'", with: "--user")) }
+    }
+
     /// Refuses a `REPLAY_TOOL_NOW` that is not an RFC 3339 instant within the accepted range (a
     /// clock silently falling back to the system's would make a "reproducible" run not so).
     static func checkFixedClock() throws {

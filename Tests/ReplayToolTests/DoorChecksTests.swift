@@ -39,6 +39,29 @@ import Testing
         #expect(Tool.run(["counts", "--log", s.log], now: "2199-12-31T23:59:59Z").status == 0)
     }
 
+    @Test func aUserTheLogCouldNeverHoldIsAUsageErrorNotAGuest() {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        for (user, why) in [("a\u{1}b", "holds the control character U+0001"), (String(repeating: "x", count: 65_536), "is 65536 bytes, over the log's limit")] {
+            for command in ["state", "history"] {
+                let r = Tool.run([command, "--log", s.log, "--user", user])
+                #expect(r.status == 2 && r.out.isEmpty && r.err.hasPrefix("replay-tool \(command): --user \(why)"), "\(command): \(r.err.prefix(200))")
+            }
+        }
+        #expect(Tool.run(["state", "--log", s.log, "--user", String(repeating: "x", count: 65_535)]).status == 0)
+    }
+
+    @Test func aReportThatCannotBeWrittenWhereAskedSaysWhyOnOneLine() {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        let folder = Tool.run(["report", "--log", s.log, "--out", s.path])
+        #expect(folder.status == 1 && folder.err == "replay-tool report: \(s.path): is a folder; --out names the report's file (e.g. \(s.path)/report.html)\n")
+        let missing = Tool.run(["report", "--log", s.log, "--out", s.path + "/nowhere/r.html"])
+        #expect(missing.status == 1 && missing.err == "replay-tool report: \(s.path)/nowhere/r.html: the folder \(s.path)/nowhere does not exist\n")
+        #expect(!FileManager.default.fileExists(atPath: s.path + "/nowhere"))
+        #expect(Tool.run(["report", "--log", s.log, "--out", s.path + "/r.html"]).status == 0)
+    }
+
     @Test func aNumberThatDoesNotParseOrIsOutOfRangeIsAUsageError() {
         let s = Scratch()
         #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)

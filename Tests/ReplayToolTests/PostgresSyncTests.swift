@@ -330,6 +330,16 @@ extension PostgresSync {
         #expect(SyncFixture.sync(log, "mirrormate", mirrormate, ["--init"]).status == 0)
         let howru = SyncFixture.sync(log, "howru", mirrormate, ["--init"])
         #expect(howru.status == 1 && howru.err.contains("of its own"), "\(howru.err)")
+        // Without --init, in a database set up for another app: the missing table, and the way out.
+        let sample = try String(contentsOfFile: Tool.packageRoot + "/events/tomo.jsonl", encoding: .utf8)
+        let tomoLog = try SyncFixture.log(s, "tomo", profile: "tomo", SyncFixture.withUUIDUsers(sample, namespace: 12).text)
+        let tomo = SyncFixture.sync(tomoLog, "tomo", mirrormate, [])
+        #expect(tomo.status == 1 && tomo.err.split(separator: "\n").count == 1 && tomo.err.contains(#"relation "profiles" does not exist"#)
+                && tomo.err.contains("--init` applies its schema"), "\(tomo.err)")
+        // A psql that is not there: one line saying so, not a Foundation error dump.
+        let missing = Tool.run(["sync", "--log", log, "--profile", "mirrormate", "--postgres", mirrormate],
+                               via: ["/usr/bin/env", "REPLAY_TOOL_PSQL=/nonexistent/psql"])
+        #expect(missing.status == 1 && missing.err == "replay-tool sync: cannot run /nonexistent/psql: No such file or directory (REPLAY_TOOL_PSQL or PATH names the psql to run)\n", "\(missing.err)")
     }
 
     /// A statement the database refuses in the middle of a run (TOMO's tier check, under a
@@ -378,6 +388,53 @@ extension PostgresSync {
             #expect(statuses.contains(0), "\(errs)")
             for (status, err) in zip(statuses, errs) where status != 0 { #expect(status == 1 && err.contains("another sync committed meanwhile"), "\(err)") }
             #expect(try SyncFixture.snapshot(pg, db) == expected)
+        }
+    }
+
+    /// A log imported under another app's profile names products this app does not sell: refused,
+    /// nothing written (its users would read as this app's subscribers).
+    @Test func aLogOfAnotherAppIsRefusedNotWrittenIntoThisAppsTable() throws {
+        let s = Scratch()
+        let (text, _) = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "60", "--seed", "3", "--profile", "howru"]).out, namespace: 11)
+        let log = try SyncFixture.log(s, "ledger", profile: "howru", text)
+        let db = try pg.createDatabase()
+        let r = SyncFixture.sync(log, "mirrormate", db, ["--init"])
+        #expect(r.status == 1 && r.err.contains("which profile mirrormate does not list: sync a log under the profile it was imported with"), "\(r.err)")
+        #expect(try pg.rows(db, "SELECT count(*) FROM subscriptions") == [["0"]])
+        #expect(SyncFixture.sync(log, "howru", try pg.createDatabase(), ["--init"]).status == 0)
+    }
+
+    /// Two syncs to different instants at once, with nothing new in the log: the one that read a
+    /// checkpoint another has since replaced never commits, so the table never goes back in time
+    /// (a sync to March then one to February that read the January checkpoint would undo timers).
+    @Test func concurrentSyncsToDifferentInstantsNeverMoveTheTableBack() throws {
+        let s = Scratch()
+        let (text, _) = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "300", "--seed", "4", "--profile", "mirrormate"]).out, namespace: 10)
+        let log = try SyncFixture.log(s, "ledger", profile: "mirrormate", text)
+        let empty = try pg.createDatabase()
+        #expect(SyncFixture.sync(log, "mirrormate", empty, ["--init", "--at", "2026-01-01T00:00:00Z"]).status == 0)
+        let instants = ["2026-03-01T00:00:00Z", "2026-02-01T00:00:00Z"]
+        let args = { (at: String) in ["sync", "--log", log, "--profile", "mirrormate", "--at", at, "--postgres"] }
+        var expected: [String: String] = [:]
+        for at in instants {
+            let reference = try pg.createDatabase(copying: empty)
+            #expect(Tool.run(args(at) + [reference]).status == 0)
+            expected[at] = try SyncFixture.snapshot(pg, reference)
+        }
+        #expect(expected[instants[0]] != expected[instants[1]], "the two instants must give different tables for the test to mean anything")
+        for round in 0..<4 {
+            let db = try pg.createDatabase(copying: empty)
+            let order = round % 2 == 0 ? instants : instants.reversed()
+            let pids = order.enumerated().compactMap { TestPostgres.start([Tool.binary] + args($0.element) + [db], output: s.path + "/d\(round)-\($0.offset).out") }
+            var succeeded: [String] = []
+            for (pid, at) in zip(pids, order) {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                if (status >> 8) & 0xff == 0 { succeeded.append(at) }
+            }
+            // Whatever committed, the table is the one of the latest instant that did.
+            let latest = try #require(succeeded.max(), "round \(round): neither sync committed")
+            #expect(try SyncFixture.snapshot(pg, db) == expected[latest], "round \(round): \(succeeded)")
         }
     }
 }

@@ -122,6 +122,7 @@ enum StoreFixtures {
             (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": (F.t0 + 2_592_000_000) / 1000])), "data.signedTransactionInfo.expiresDate: 1777592000 is seconds, not milliseconds (as milliseconds it is before March 1973)"),
             (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": F.t0 - 1000])), "data.signedTransactionInfo.expiresDate: 2026-03-31T23:33:19Z is before purchaseDate 2026-03-31T23:33:20Z (seconds instead of milliseconds?)"),
             (F.apple("MYSTERY"), "unknown notificationType 'MYSTERY'"),
+            (F.apple("MYSTERY", tx: F.transaction(["appAccountToken": NSNull()])), "unknown notificationType 'MYSTERY'"),
             (F.apple("DID_RENEW", tx: F.transaction(["expiresDate": NSNull()])), "notificationType DID_RENEW needs data.signedTransactionInfo.expiresDate"),
             (F.apple("DID_FAIL_TO_RENEW", "GRACE_PERIOD"), "notificationType DID_FAIL_TO_RENEW/GRACE_PERIOD needs data.signedRenewalInfo.gracePeriodExpiresDate"),
             (F.json(["notificationUUID": "x"]), "a notification needs notificationType"),

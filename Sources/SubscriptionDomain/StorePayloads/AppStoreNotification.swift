@@ -30,10 +30,18 @@ enum AppStoreNotification {
         return (PayloadObject(fields: fields, path: root.path), true)
     }
 
+    /// The notification types `map` turns into events (the `switch` below; anything else is unknown).
+    static let mappedTypes: Set<String> = [
+        "SUBSCRIBED", "OFFER_REDEEMED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW", "GRACE_PERIOD_EXPIRED",
+        "EXPIRED", "REFUND", "REFUND_REVERSED", "REVOKE", "DID_CHANGE_RENEWAL_PREF", "RENEWAL_EXTENDED", "ONE_TIME_CHARGE",
+    ]
+
     static func map(_ root: PayloadObject, profile: Profile, userOfTransaction: (String) -> String? = { _ in nil }) throws -> PayloadMapping {
         let type = try root.required("notificationType", for: "a notification")
         let subtype = try root.string("subtype")
         if skippedTypes.contains(type) { return .skipped(type) }
+        // Named before anything else is asked of the line (its user, its dates).
+        guard mappedTypes.contains(type) else { throw EventDecodingError("unknown notificationType '\(type)'") }
         let what = "notificationType \(type)" + (subtype.map { "/\($0)" } ?? "")
         let id = try root.required("notificationUUID", for: what)
         guard let signed = try root.time("signedDate") else { throw EventDecodingError("\(what) needs signedDate") }
