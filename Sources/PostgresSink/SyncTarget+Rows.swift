@@ -61,8 +61,10 @@ extension SyncTarget {
     private func howruRow(_ s: SubscriberState, decider: PlanDecider, asOf: Timestamp) -> SyncRow {
         let fits = SQLText.fitsText(s.user, maxLength: 255)
         var plan = s
-        // A user with only a sandbox subscription gets a row marked is_sandbox (seed 002 keeps them).
-        if Self.held(s) == nil, let sandbox = s.sandbox {
+        // A user with only a sandbox subscription gets a row marked is_sandbox (seed 002 keeps them);
+        // it is evaluated in the production slot (which stamps it production), so remember it here.
+        let sandboxOnly = Self.held(s) == nil && s.sandbox != nil
+        if sandboxOnly, let sandbox = s.sandbox {
             plan.subscription = sandbox
         }
         guard let sub = Self.held(plan) else { return .none(key: fits ? s.user : nil) }
@@ -77,7 +79,7 @@ extension SyncTarget {
         }
         return .row(key: s.user, fields: [
             s.user, SQLText.isUUID(s.user) ? s.user : nil, v.tier, status, sub.product, "app_store",
-            Self.time(sub.startedAt), Self.time(sub.expires), Self.bool(sub.environment == .sandbox),
+            Self.time(sub.startedAt), Self.time(sub.expires), Self.bool(sandboxOnly),
         ])
     }
 }

@@ -113,7 +113,7 @@ extension PostgresSync {
                               #"{"product":"howru_premium_monthly","transaction":"h-t\#(n)","expires":"\#(day(30))"\#(sandbox ? #","environment":"sandbox""# : "")}"#)
         }
         let log = try SyncFixture.log(s, "ledger", profile: "howru", [
-            buy("a-prod", 1),
+            buy("a-prod", 1), buy("b-sandbox", 2, sandbox: true),
             buy("c-cancel", 3), SyncFixture.event("c3", "cancellation", "c-cancel", Self.t0, hours: 24),
             buy("d-billing", 4), SyncFixture.event("g4", "billing_issue", "d-billing", Self.t0, hours: 4 * 24),
             buy("e-refund", 5), SyncFixture.event("r5", "refund", "e-refund", Self.t0, hours: 24, #"{"transaction":"h-t5"}"#),
@@ -122,7 +122,8 @@ extension PostgresSync {
         let r = SyncFixture.sync(log, "howru", db, ["--init", "--at", day(5)])
         #expect(r.status == 0, "\(r.err)")
         let rows = try pg.rows(db, "SELECT revenue_cat_id, is_sandbox, status FROM subscriptions ORDER BY 1;")
-        #expect(rows == [["a-prod", "f", "active"], ["c-cancel", "f", "cancelled"],
+        // A user whose only subscription is a sandbox one keeps a row, marked is_sandbox (seed 002).
+        #expect(rows == [["a-prod", "f", "active"], ["b-sandbox", "t", "active"], ["c-cancel", "f", "cancelled"],
                     ["d-billing", "f", "billing_issue"], ["e-refund", "f", "refunded"]], "\(rows)")
     }
 
