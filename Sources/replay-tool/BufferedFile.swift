@@ -53,12 +53,18 @@ struct BufferedFile {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        try Self.writeAll(fd, bytes) { Self.failure($0, path) }
+    }
+
+    /// Writes all of `bytes` to `fd`, going on after short writes and EINTR; `failure` makes the
+    /// error from the name of the call that failed.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, failure: (String) -> ToolError) throws {
         var done = 0
         while done < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Self.failure("write", path)
+                throw failure("write")
             }
             done += n
         }

@@ -156,17 +156,7 @@ struct PartitionFiles {
         let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw Self.failure("open", path) }
         defer { _ = Foundation.close(fd) }
-        try buffers[p].withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure("write", path)
-                }
-                done += n
-            }
-        }
+        try buffers[p].withUnsafeBytes { try BufferedFile.writeAll(fd, $0) { Self.failure($0, path) } }
         buffers[p].removeAll(keepingCapacity: true)
     }
 
