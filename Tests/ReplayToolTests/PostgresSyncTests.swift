@@ -378,12 +378,7 @@ extension PostgresSync {
         for round in 0..<3 {
             let db = try pg.createDatabase(copying: empty)
             let pids = (0..<2).compactMap { TestPostgres.start([Tool.binary] + args + [db], output: s.path + "/c\(round)-\($0).out") }
-            var statuses: [Int32] = []
-            for pid in pids {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                statuses.append((status >> 8) & 0xff)
-            }
+            let statuses = pids.map(TestPostgres.wait)
             let errs = (0..<2).map { (try? String(contentsOfFile: s.path + "/c\(round)-\($0).out", encoding: .utf8)) ?? "" }
             #expect(statuses.contains(0), "\(errs)")
             for (status, err) in zip(statuses, errs) where status != 0 { #expect(status == 1 && err.contains("another sync committed meanwhile"), "\(err)") }
@@ -426,12 +421,7 @@ extension PostgresSync {
             let db = try pg.createDatabase(copying: empty)
             let order = round % 2 == 0 ? instants : instants.reversed()
             let pids = order.enumerated().compactMap { TestPostgres.start([Tool.binary] + args($0.element) + [db], output: s.path + "/d\(round)-\($0.offset).out") }
-            var succeeded: [String] = []
-            for (pid, at) in zip(pids, order) {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                if (status >> 8) & 0xff == 0 { succeeded.append(at) }
-            }
+            let succeeded = zip(pids, order).compactMap { TestPostgres.wait($0.0) == 0 ? $0.1 : nil }
             // Whatever committed, the table is the one of the latest instant that did.
             let latest = try #require(succeeded.max(), "round \(round): neither sync committed")
             #expect(try SyncFixture.snapshot(pg, db) == expected[latest], "round \(round): \(succeeded)")
@@ -482,8 +472,7 @@ extension PostgresSync {
             let psql = Self.children(of: pid)
             kill(pid, SIGKILL)
             if k % 4 >= 2 { for c in psql { kill(c, SIGKILL) } }   // and psql with it, four times of ten
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = TestPostgres.wait(pid)
             try pg.waitForNoSessions(db)
             let after = try SyncFixture.snapshot(pg, db)
             let (old, new) = outcomes[start]!

@@ -99,10 +99,16 @@ final class TestPostgres: Sendable {
     /// Runs `argv` with stdout and stderr to `output` and waits for it.
     static func spawn(_ argv: [String], output: String) -> ToolRun {
         guard let pid = start(argv, output: output) else { return ToolRun(status: -1, out: "", err: "cannot run \(argv[0])") }
+        let status = wait(pid)
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        return ToolRun(status: status, out: text, err: text)
+    }
+
+    /// Waits for `pid` and returns its exit status, or 128 + the signal that ended it (as a shell says).
+    static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ToolRun(status: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), out: text, err: text)
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Starts `argv` (stdin /dev/null, stdout and stderr to `output`) and returns its pid, to be waited for with waitpid.
