@@ -11,9 +11,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "HardwareCRC32C"),
+        .target(name: "HardwareSHA256"),
         .target(name: "MemoryPrefetch"),
         .target(name: "SignalPipe"),
-        .target(name: "EventStore", dependencies: ["HardwareCRC32C", "SignalPipe"]),
+        .target(name: "EventStore", dependencies: ["HardwareCRC32C", "HardwareSHA256", "SignalPipe"]),
         .target(name: "SubscriptionDomain"),
         .target(name: "Projections", dependencies: ["EventStore", "SubscriptionDomain", "MemoryPrefetch"]),
         .target(name: "PostgresSink", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),

@@ -1,5 +1,13 @@
+import HardwareSHA256
+
 /// SHA-256 (FIPS 180-4), used for the log's hash chain.
+///
+/// The CPU's SHA instructions when it has them (x86-64 SHA-NI), else unrolled Swift rounds
+/// (`SHA256+Compress.swift`); both are checked against the published vectors and each other.
 public struct SHA256: Sendable {
+    /// Whether blocks are compressed by the CPU's SHA instructions (read once).
+    public static let usesHardware = hardware_sha256_available() != 0
+
     /// A 32-byte digest, held inline (four big-endian words).
     public struct Digest: Sendable, Hashable, CustomStringConvertible {
         var words: (UInt64, UInt64, UInt64, UInt64)
@@ -81,10 +89,10 @@ public struct SHA256: Sendable {
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        while n >= 64 {
-            compress(p)
-            p += 64
-            n -= 64
+        if n >= 64 {
+            Self.compressBlocks(&h, p, count: n / 64)
+            p += n / 64 * 64
+            n -= n / 64 * 64
         }
         if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(start: p, count: n)) }
     }
@@ -112,13 +120,18 @@ public struct SHA256: Sendable {
 
     /// The digest of `bytes` in one call, without allocating: whole blocks straight from the input,
     /// the padded tail in a stack buffer.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest {
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest { hash(bytes, hardware: usesHardware) }
+
+    /// The same, with the CPU's instructions or the Swift rounds as told (tests compare the two).
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer, hardware: Bool) -> Digest {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         let n = bytes.count
         var offset = 0
-        if let base = bytes.baseAddress {
-            while n - offset >= 64 { compressBlock(&h, base + offset); offset += 64 }
+        if let base = bytes.baseAddress, n >= 64 {
+            compressBlocks(&h, base, count: n / 64, hardware: hardware)
+            offset = n / 64 * 64
         }
         let rest = n - offset
         withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
@@ -127,7 +140,7 @@ public struct SHA256: Sendable {
             tail[rest] = 0x80
             let blocks = rest + 9 <= 64 ? 1 : 2
             tail.storeBytes(of: (UInt64(n) &* 8).bigEndian, toByteOffset: blocks * 64 - 8, as: UInt64.self)
-            for k in 0..<blocks { compressBlock(&h, UnsafeRawPointer(tail.baseAddress! + k * 64)) }
+            compressBlocks(&h, UnsafeRawPointer(tail.baseAddress!), count: blocks, hardware: hardware)
         }
         return digest(h)
     }
@@ -135,5 +148,23 @@ public struct SHA256: Sendable {
     /// The digest of a byte array in one call.
     public static func hash(_ bytes: [UInt8]) -> Digest { bytes.withUnsafeBytes { hash($0) } }
 
-    private mutating func compress(_ block: UnsafeRawPointer) { Self.compressBlock(&h, block) }
+    private mutating func compress(_ block: UnsafeRawPointer) { Self.compressBlocks(&h, block, count: 1) }
+
+    /// Compresses `count` consecutive blocks, with the CPU's instructions when it has them.
+    @inline(__always)
+    static func compressBlocks(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ p: UnsafeRawPointer, count: Int,
+                               hardware: Bool = usesHardware) {
+        if hardware {
+            withUnsafeMutableBytes(of: &h) { state in
+                hardware_sha256_blocks(state.baseAddress!.assumingMemoryBound(to: UInt32.self), p, count)
+            }
+        } else {
+            softwareCompressBlocks(&h, p, count: count)
+        }
+    }
+
+    /// The same with the Swift rounds alone (the fallback, and the reference the instructions are tested against).
+    static func softwareCompressBlocks(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ p: UnsafeRawPointer, count: Int) {
+        for k in 0..<count { compressBlock(&h, p + k * 64) }
+    }
 }

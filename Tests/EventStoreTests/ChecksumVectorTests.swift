@@ -59,6 +59,28 @@ import Testing
             == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// Whichever path `hash` takes on this CPU, the Swift rounds give the published digests and
+    /// the same digest as the CPU's instructions (when it has them) for every length around the
+    /// block and padding boundaries.
+    @Test func cpuInstructionsAndSwiftRoundsAgree() {
+        #expect(bytes("abc").withUnsafeBytes { SHA256.hash($0, hardware: false) }.description
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect([UInt8](repeating: 0x61, count: 1_000_000).withUnsafeBytes { SHA256.hash($0, hardware: false) }.description
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let data = (0..<700).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for n in 0...data.count {
+            let (software, hardware) = data[..<n].withUnsafeBytes { b in
+                (SHA256.hash(b, hardware: false), SHA256.usesHardware ? SHA256.hash(b, hardware: true) : SHA256.hash(b, hardware: false))
+            }
+            #expect(software == hardware, "length \(n)")
+            #expect(data[..<n].withUnsafeBytes { SHA256.hash($0) } == software, "length \(n)")
+        }
+    }
+
     @Test func incrementalUpdatesEqualOneShot() {
         let data = (0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }
         let whole = SHA256.hash(data)
