@@ -70,6 +70,13 @@ public struct EventImporter {
     /// resolve to); the others are counted in `Summary.otherPartitions`. Checked after a line is
     /// decoded: a bad line is rejected whatever partition it was meant for.
     public var partition: StreamPartition?
+    /// A plain import of canonical lines (not `follow`, not store payloads) reads, checks and
+    /// encodes the next batch on the caller's thread while the previous one is appended on a
+    /// second thread (`BatchAppender`). The log's bytes, the summary, the rejected lines, the
+    /// progress calls and the errors are those of appending each batch before reading on: a
+    /// rejected line is handed to the sink, and a failed append is reported, only once the batch
+    /// before it is settled. False: everything on the caller's thread.
+    public var appendsWhileReading = true
 
     public init(log: EventLog) {
         self.log = log
@@ -208,11 +215,40 @@ public struct EventImporter {
         var groupFirstLine = 1      // the first line of the group being gathered (streaming)
         var groupStart = summary    // the counts when it began
 
+        // Two threads (`appendsWhileReading`): the batch in flight, and what the lines read since
+        // it was submitted counted, added to the summary once it is in (as if it had been
+        // appended before they were read).
+        let appender = !streaming && source == .canonical && appendsWhileReading ? BatchAppender(log: log) : nil
+        defer { _ = appender?.settle() }
+        var heldOtherPartitions = 0
+        /// Waits for the batch in flight, counts it, and throws `InFlightFailure` if it failed.
+        func settle() throws {
+            guard let appender else { return }
+            if let outcome = appender.settle() {
+                switch outcome.result {
+                case .success(let receipt):
+                    summary.appended += receipt.appended.count
+                    summary.duplicates += receipt.duplicates.count
+                    processed += outcome.count
+                    summary.otherPartitions += heldOtherPartitions
+                    heldOtherPartitions = 0
+                    progress(processed)
+                case .failure(let error):
+                    throw InFlightFailure(line: outcome.firstLine, error: error)
+                }
+            }
+        }
+
         /// Appends the batch; when streaming, also ends the group (if it has lines) and
         /// acknowledges it once the batch and its rejected lines are durable.
         func flush() throws {
             var receipt: AppendReceipt?
-            if !batch.isEmpty {
+            if !batch.isEmpty, let appender {
+                try settle()
+                appender.submit(batch, firstLine: batchFirstLine)
+                batch = []
+                batch.reserveCapacity(batchSize)
+            } else if !batch.isEmpty {
                 let appended = try log.append(batch)
                 receipt = appended
                 summary.appended += appended.appended.count
@@ -235,6 +271,7 @@ public struct EventImporter {
             try groupEnded(group)
         }
         func reject(_ reason: String) throws {
+            try settle()
             try sink.reject(Rejection(file: file, line: lineNumber, reason: OneLine.escaped(reason, limit: Self.reasonLimit)))
             summary.rejected += 1
         }
@@ -252,7 +289,7 @@ public struct EventImporter {
                 case .events(let events):
                     for event in events {
                         if let partition, !partition.contains(event.user) {
-                            summary.otherPartitions += 1
+                            if appender?.busy == true { heldOtherPartitions += 1 } else { summary.otherPartitions += 1 }
                             continue
                         }
                         try profile.checkCatalog(event)
@@ -271,6 +308,7 @@ public struct EventImporter {
                     }
                 }
             } catch let error as EventDecodingError {
+                try settle()
                 try sink.write(line)
                 try reject(error.description)
                 return
@@ -284,6 +322,7 @@ public struct EventImporter {
         /// The next piece of a line over the limit, straight to the sink.
         func overlongPiece(_ piece: UnsafeRawBufferPointer) throws {
             guard !piece.isEmpty else { return }
+            try settle()
             if pendingCR { try Self.carriageReturn.withUnsafeBytes { try sink.write($0) } }
             pendingCR = piece.last == 0x0D
             try sink.write(pendingCR ? UnsafeRawBufferPointer(rebasing: piece.dropLast()) : piece)
@@ -338,18 +377,34 @@ public struct EventImporter {
                 case .end:
                     if filled > 0 || overlong > 0 { try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) }
                     try flush()
+                    try settle()
                     return .endOfInput
                 case .stop:
                     // A line already over the limit is rejected whatever its end would be.
                     if overlong > 0 { try lineEnds(UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) }
                     let held = filled
                     try flush()
+                    try settle()
                     return .stopped(heldBytes: held, line: lineNumber)
                 }
             }
         } catch {
-            throw ImportInterrupted(file: file, line: batch.isEmpty ? lineNumber : batchFirstLine, underlying: error)
+            // The batch in flight came before the lines being read: its failure is the one to report.
+            var failure = error
+            var line = batch.isEmpty ? lineNumber : batchFirstLine
+            if !(error is InFlightFailure) { do { try settle() } catch { failure = error } }
+            if let inFlight = failure as? InFlightFailure {
+                failure = inFlight.error
+                line = inFlight.line
+            }
+            throw ImportInterrupted(file: file, line: line, underlying: failure)
         }
+    }
+
+    /// A batch appended on the second thread failed; `line` is its first line.
+    private struct InFlightFailure: Error {
+        var line: Int
+        var error: any Error
     }
 
     static let carriageReturn: [UInt8] = [0x0D]

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import EventStore
+import SubscriptionDomain
+@testable import Projections
+
+/// A plain import of canonical lines appends each batch on a second thread while it reads the
+/// next (`EventImporter.appendsWhileReading`, issue 16): whatever the batch size, read size,
+/// partition or failing batch, it answers exactly as appending each batch before reading on.
+@Suite struct ImportPipeline {
+    /// Everything an import leaves: the log's bytes and head, the summary, the rejections, the
+    /// rejected lines kept, the progress calls, and the error if it stopped.
+    struct Outcome: Equatable {
+        /// Each segment's name and the SHA-256 of its bytes.
+        var segments: [String: SHA256.Digest]
+        var head: LogHead
+        var summary: EventImporter.Summary
+        var rejections: [EventImporter.Rejection]
+        var rejectedLines: [[UInt8]]
+        var progress: [Int]
+        var error: String?
+        var errorLine: Int?
+    }
+
+    /// Generated events of 40 users, then the same lines reshuffled with: lines repeated in the
+    /// same batch and in later ones, lines already in the log, lines spelled differently from
+    /// the canonical form, blank and CRLF lines, bad JSON, a product the catalog lacks, an event
+    /// over the record limit, a line over the line limit, and a last line without a newline.
+    static let input: [UInt8] = {
+        var generator = PopulationGenerator(profile: .handz, users: 40, seed: 7)
+        generator.extraPaywallViews = 1
+        let events = generator.events().map { EventCodec.encode($0) }
+        var lines: [String] = []
+        for (k, line) in events.enumerated() {
+            lines.append(line)
+            if k % 17 == 3 { lines.append(line) }                     // in the same batch
+            if k % 29 == 5 { lines.append(events[k / 2]) }            // an earlier batch's
+            if k % 31 == 7 { lines.append("not json") }
+            if k % 37 == 9 { lines.append("") ; lines.append("  \t") }
+            if k % 41 == 11 { lines.append(line + "\r") }
+            if k % 43 == 13 {                                          // not canonical: spaces, order
+                lines.append(#"{ "user":"respelled-\#(k)", "time":"2026-02-01T10:00:00Z" , "type":"paywall_viewed","id":"re-\#(k)","data":{"context":"onboarding"} }"#)
+            }
+            if k % 47 == 15 {
+                lines.append(#"{"id":"p-\#(k)","type":"purchase","user":"u","time":"2026-02-01T10:00:00Z","data":{"product":"nope","transaction":"t","price":"1.00","currency":"USD","expires":"2026-03-01T10:00:00Z"}}"#)
+            }
+            if k % 53 == 17 {
+                lines.append(#"{"id":"big-\#(k)","type":"account_created","user":"u","time":"2026-01-01T00:00:00Z","data":{"note":"\#(String(repeating: "n", count: 600))"}}"#)
+            }
+            if k % 59 == 19 { lines.append(String(repeating: "x", count: 1500)) }
+        }
+        return Array(lines.joined(separator: "\n").utf8)
+    }()
+
+    /// The first lines, imported before the run so that some ids are already in the log.
+    static var earlier: [UInt8] { Array(input.split(separator: 0x0A).prefix(25).joined(separator: [0x0A])) }
+
+    static func run(pipelined: Bool, batchSize: Int, readSize: Int = 1 << 20, partition: StreamPartition? = nil,
+                    failAfterBatches: Int? = nil) throws -> Outcome {
+        let dir = NSTemporaryDirectory() + "import-pipeline-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var options = EventLog.Options()
+        options.maxRecordSize = 512
+        options.clock = { 1_767_225_600_000 }
+        options.secondaryKeys = Replay.secondaryKeys
+        let log = try EventLog(directory: dir, options: options)
+        var before = EventImporter.Summary()
+        try EventImporter(log: log).importLines(earlier, file: "earlier.jsonl", into: &before)
+
+        var importer = EventImporter(log: log)
+        importer.batchSize = batchSize
+        importer.readSize = readSize
+        importer.partition = partition
+        importer.appendsWhileReading = pipelined
+        var summary = EventImporter.Summary()
+        var kept = RejectedLineCollector()
+        var progress: [Int] = []
+        if failAfterBatches == 0 { log.failWritesAfterBytes = 10 }
+        var error: ImportInterrupted?
+        do {
+            try importer.importLines(input, file: "in.jsonl", rejected: &kept, into: &summary) { n in
+                progress.append(n)
+                if progress.count == failAfterBatches { log.failWritesAfterBytes = 10 }
+            }
+        } catch let e as ImportInterrupted {
+            error = e
+        }
+        var segments: [String: SHA256.Digest] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/segments") where name.hasSuffix(".seg") {
+            segments[name] = SHA256.hash([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/segments/" + name))))
+        }
+        let head = try EventLog(directory: dir, access: .read).head
+        let report = LogVerifier.verify(directory: dir)
+        #expect(report.damage == nil && report.tail == nil && report.head == head)
+        return Outcome(segments: segments, head: head, summary: summary, rejections: kept.rejections, rejectedLines: kept.lines,
+                       progress: progress, error: error.map { "\($0.underlying)".replacingOccurrences(of: dir, with: "DIR") }, errorLine: error?.line)
+    }
+
+    @Test func theLogsBytesSummaryAndRejectionsEqualAppendingEachBatchBeforeReadingOn() throws {
+        for batchSize in [1, 2, 5, 64, 1000] {
+            for readSize in [7, 1 << 20] {
+                let sequential = try Self.run(pipelined: false, batchSize: batchSize, readSize: readSize)
+                let pipelined = try Self.run(pipelined: true, batchSize: batchSize, readSize: readSize)
+                #expect(pipelined == sequential, "batch size \(batchSize), read size \(readSize)")
+                #expect(sequential.summary.appended > 100 && sequential.summary.duplicates > 25 && sequential.summary.rejected > 10)
+                #expect(sequential.error == nil && !sequential.segments.isEmpty)
+            }
+        }
+    }
+
+    @Test func eventsOfOtherPartitionsAreCountedAsWhenAppendingEachBatchInTurn() throws {
+        let partition = StreamPartition(index: 1, of: 3)!
+        for batchSize in [1, 4, 1000] {
+            let sequential = try Self.run(pipelined: false, batchSize: batchSize, partition: partition)
+            #expect(sequential.summary.otherPartitions > 0)
+            #expect(try Self.run(pipelined: true, batchSize: batchSize, partition: partition) == sequential, "batch size \(batchSize)")
+        }
+    }
+
+    /// The disk fills at the first, second, … batch: the error names the same first line not in,
+    /// the summary counts the same, the same rejected lines were kept, the log holds the same
+    /// bytes (partition counts included: lines read past the failing batch count for nothing).
+    @Test func aFailedBatchStopsTheImportAtTheSameLineWithTheSameSummaryAndLog() throws {
+        let partition = StreamPartition(index: 0, of: 2)!
+        for failAfter in [0, 1, 2, 3, 7, 20] {
+            for p in [nil, partition] {
+                let sequential = try Self.run(pipelined: false, batchSize: 5, partition: p, failAfterBatches: failAfter)
+                #expect(sequential.errorLine != nil)
+                let pipelined = try Self.run(pipelined: true, batchSize: 5, partition: p, failAfterBatches: failAfter)
+                #expect(pipelined == sequential, "failing after \(failAfter) batches, partition \(p.map { "\($0)" } ?? "none")")
+            }
+        }
+    }
+}
