@@ -29,18 +29,20 @@ extension EventCodec {
         e.data.put(into: &fields)
         for x in e.extra.offType { fields[x.field] = x.value }
         var first = true
-        func key(_ name: String) {
+        for (index, field) in EventField.cases.enumerated() {
+            guard let value = fields[field] else { continue }
             if !first { out.append(0x2C) }
             first = false
-            appendString(name, to: &out)
-            out.append(0x3A)
-        }
-        for field in EventField.cases {
-            guard let value = fields[field] else { continue }
-            key(field.rawValue)
+            out.append(contentsOf: fieldKeys[index])
             value.appendJSON(to: &out)
         }
-        for x in e.extra.unknown { key(x.name); out.append(contentsOf: x.rawJSON.utf8) }
+        for x in e.extra.unknown {
+            if !first { out.append(0x2C) }
+            first = false
+            appendString(x.name, to: &out)
+            out.append(0x3A)
+            out.append(contentsOf: x.rawJSON.utf8)
+        }
         out.append(0x7D)
         if let source = e.source {
             out.append(contentsOf: #","source":""#.utf8)
@@ -59,8 +61,20 @@ extension EventCodec {
         out.append(0x7D)
     }
 
+    /// `"name":` for each catalog field, in `EventField.cases` order (the names need no escapes).
+    static let fieldKeys: [[UInt8]] = EventField.cases.map { Array("\"\($0.rawValue)\":".utf8) }
+
     /// Appends `s` as a JSON string literal.
     public static func appendString(_ s: String, to out: inout [UInt8]) {
+        // Most strings need no escape: copied whole.
+        let copied = s.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            for c in b where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            out.append(0x22)
+            out.append(contentsOf: b)
+            out.append(0x22)
+            return true
+        }
+        if copied == true { return }
         out.append(0x22)
         for c in s.utf8 {
             switch c {

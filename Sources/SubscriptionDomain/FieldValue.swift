@@ -24,8 +24,8 @@ public enum FieldValue: Sendable, Equatable {
         switch self {
         case .string(let v): EventCodec.appendString(v, to: &out)
         case .time(let t): out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22)
-        case .money(let m): EventCodec.appendString(m.description, to: &out)
-        case .int(let q): out.append(contentsOf: String(q).utf8)
+        case .money(let m): out.append(0x22); m.appendDecimal(to: &out); out.append(0x22)
+        case .int(let q): Money.appendInteger(q, to: &out)
         case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
         case .offer(let v): EventCodec.appendString(v.rawValue, to: &out)
         case .environment(let v): EventCodec.appendString(v.rawValue, to: &out)

@@ -88,6 +88,38 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 
     /// At least two decimals, more only if needed: `9.99`, `10.00`, `0.000001`.
+    /// Appends `description`'s bytes to `out` without building a String.
+    public func appendDecimal(to out: inout [UInt8]) {
+        let m = micros.magnitude
+        if micros < 0 { out.append(0x2D) }
+        Self.appendDigits(m / 1_000_000, width: 1, to: &out)
+        out.append(0x2E)
+        var fraction = m % 1_000_000
+        var width = 6
+        while width > 2 && fraction % 10 == 0 { fraction /= 10; width -= 1 }
+        Self.appendDigits(fraction, width: width, to: &out)
+    }
+
+    /// Appends `String(v)`'s bytes to `out`.
+    static func appendInteger(_ v: Int, to out: inout [UInt8]) {
+        if v < 0 { out.append(0x2D) }
+        appendDigits(UInt64(v.magnitude), width: 1, to: &out)
+    }
+
+    /// The decimal digits of `v`, zero-padded to at least `width`.
+    static func appendDigits(_ v: UInt64, width: Int, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var v = v
+            var n = 0
+            repeat {
+                digits[19 - n] = UInt8(48 + v % 10)
+                v /= 10
+                n += 1
+            } while v > 0 || n < width
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - n)...]))
+        }
+    }
+
     public var description: String {
         let m = micros.magnitude
         var frac = String(m % 1_000_000)
