@@ -38,7 +38,9 @@ extension EventLog {
         }
         var receipt = AppendReceipt()
         var batchIDs: [String: UInt64] = [:]
+        batchIDs.reserveCapacity(batch.count)
         var toWrite: [(Int, ProposedRecord)] = []
+        toWrite.reserveCapacity(batch.count)
         for (index, record) in batch.enumerated() {
             if let existing = try batchIDs[record.id] ?? lookUpPosition(ofID: record.id) {
                 receipt.duplicates.append(.init(index: index, id: record.id, existingPosition: existing))
@@ -54,7 +56,10 @@ extension EventLog {
         var position = head.position
         var hash = head.hash
         var versions: [String: UInt64] = [:]
+        versions.reserveCapacity(toWrite.count)
         var offsets: [Int] = []
+        offsets.reserveCapacity(toWrite.count)
+        receipt.appended.reserveCapacity(toWrite.count)
         let now = options.clock()
         for (k, (index, record)) in toWrite.enumerated() {
             position += 1
@@ -92,7 +97,9 @@ extension EventLog {
         for (k, (_, record)) in toWrite.enumerated() {
             let location = Location(segment: UInt32(s), offset: UInt32(start + offsets[k]))
             let appended = receipt.appended[k]
-            let keys = Array(record.stream.utf8).withUnsafeBytes { s in record.payload.withUnsafeBytes { secondaryKeys(stream: s, payload: $0) } }
+            let keys = record.stream.utf8.withContiguousStorageIfAvailable { s in
+                record.payload.withUnsafeBytes { secondaryKeys(stream: UnsafeRawBufferPointer(s), payload: $0) }
+            } ?? Array(record.stream.utf8).withUnsafeBytes { s in record.payload.withUnsafeBytes { secondaryKeys(stream: s, payload: $0) } }
             indexRecord(id: record.id, stream: record.stream, version: appended.version, keys: keys, at: location)
             indexPosition(appended.position, at: location, recorded: now)
             headLocation = Self.pack(location)

@@ -135,7 +135,11 @@ extension EventLog {
         let idHash = Self.idHash(id)
         if recent.ids[idHash] == nil { recent.ids[idHash] = value } else { recent.moreIDs[idHash, default: []].append(value) }
         recent.streams[FNV1a.hash(stream.utf8), default: []].append(value)
-        for key in Set(keys) { recent.keys[FNV1a.hash(key.utf8), default: []].append(value) }
+        if keys.count == 1 {
+            recent.keys[FNV1a.hash(keys[0].utf8), default: []].append(value)
+        } else if !keys.isEmpty {
+            for key in Set(keys) { recent.keys[FNV1a.hash(key.utf8), default: []].append(value) }
+        }
         if versions.count >= 1 << 20 { versions.removeAll(keepingCapacity: true) }
         versions[stream] = version
         recent.count += 1

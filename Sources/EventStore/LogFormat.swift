@@ -69,8 +69,8 @@ enum LogFormat {
         out.appendLE(UInt16(id.utf8.count))
         out.appendLE(UInt16(stream.utf8.count))
         previousHash.append(to: &out)
-        out.append(contentsOf: id.utf8)
-        out.append(contentsOf: stream.utf8)
+        appendUTF8(id, to: &out)
+        appendUTF8(stream, to: &out)
         out.append(contentsOf: payload)
         return out.withUnsafeMutableBytes { b in
             let body = UnsafeRawBufferPointer(rebasing: b[(start + frameHeaderSize)...])
@@ -80,6 +80,11 @@ enum LogFormat {
             b.storeBytes(of: headCRC.littleEndian, toByteOffset: start + 8, as: UInt32.self)
             return SHA256.hash(body)
         }
+    }
+
+    /// Appends a string's UTF-8 bytes, in one copy when the string is contiguous (most are).
+    @inline(__always) static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: s.utf8) }
     }
 
     /// The outcome of looking at the bytes at one offset of a segment.

@@ -39,7 +39,7 @@ public struct SHA256: Sendable {
 
         /// Appends the 32 bytes to `out`.
         public func append(to out: inout [UInt8]) {
-            for w in [words.0, words.1, words.2, words.3] { withUnsafeBytes(of: w.bigEndian) { out.append(contentsOf: $0) } }
+            withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) { out.append(contentsOf: $0) }
         }
 
         /// Whether these are the 32 bytes at `b`.

@@ -299,6 +299,7 @@ public struct EventImporter {
                             if let t = ref.transaction { importTransactionUsers[t] = event.user }
                         }
                         var payload: [UInt8] = []
+                        payload.reserveCapacity(line.count + 64)   // the canonical form is about as long as the line
                         EventCodec.encode(event, into: &payload)
                         let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)
                         guard size <= log.maxRecordSize else {

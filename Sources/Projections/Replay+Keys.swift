@@ -8,11 +8,13 @@ extension Replay {
     /// the canonical `transfer` marker are decoded. Every handle of the tool opens the log with it:
     /// index files built with another function are not used (the log indexes the segments again).
     public static let secondaryKeys = SecondaryKeys(name: "transfer-to/1") { _, payload in
-        let marker = EventCodec.canonicalTypeMarker(.transfer)
-        let holds = marker.withUnsafeBytes { contains(payload, $0) }
+        let holds = transferMarker.withUnsafeBytes { contains(payload, $0) }
         guard holds, let event = try? EventCodec.decode(payload), case .transfer(let t) = event.data else { return [] }
         return [t.to]
     }
+
+    /// The bytes every canonical transfer line holds (`EventCodec.canonicalTypeMarker`), built once.
+    static let transferMarker = EventCodec.canonicalTypeMarker(.transfer)
 
     /// The event a record copied out of the log holds, with the checks `decode(_: RecordView)` makes.
     static func decode(_ record: Record) throws -> Event {

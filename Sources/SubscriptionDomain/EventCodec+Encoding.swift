@@ -15,15 +15,15 @@ extension EventCodec {
 
     /// Appends the canonical JSON line for `e` to `out`.
     public static func encode(_ e: Event, metadata: Metadata? = nil, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":"#.utf8)
+        appendUTF8(#"{"id":"#, to: &out)
         appendString(e.id, to: &out)
-        out.append(contentsOf: #","type":""#.utf8)
-        out.append(contentsOf: e.type.rawValue.utf8)
-        out.append(contentsOf: #"","user":"#.utf8)
+        appendUTF8(#","type":""#, to: &out)
+        appendUTF8(e.type.rawValue, to: &out)
+        appendUTF8(#"","user":"#, to: &out)
         appendString(e.user, to: &out)
-        out.append(contentsOf: #","time":""#.utf8)
+        appendUTF8(#","time":""#, to: &out)
         e.time.appendRFC3339(to: &out)
-        out.append(contentsOf: #"","data":{"#.utf8)
+        appendUTF8(#"","data":{"#, to: &out)
         // The catalog's fields in its order (the type's and any off-type ones), then the unknown ones.
         var fields = EventFields()
         e.data.put(into: &fields)
@@ -41,24 +41,29 @@ extension EventCodec {
             first = false
             appendString(x.name, to: &out)
             out.append(0x3A)
-            out.append(contentsOf: x.rawJSON.utf8)
+            appendUTF8(x.rawJSON, to: &out)
         }
         out.append(0x7D)
         if let source = e.source {
-            out.append(contentsOf: #","source":""#.utf8)
-            out.append(contentsOf: source.rawValue.utf8)
+            appendUTF8(#","source":""#, to: &out)
+            appendUTF8(source.rawValue, to: &out)
             out.append(0x22)
         }
         if let m = metadata {
-            out.append(contentsOf: #","position":"#.utf8)
+            appendUTF8(#","position":"#, to: &out)
             out.append(contentsOf: String(m.position).utf8)
-            out.append(contentsOf: #","version":"#.utf8)
+            appendUTF8(#","version":"#, to: &out)
             out.append(contentsOf: String(m.version).utf8)
-            out.append(contentsOf: #","recorded":""#.utf8)
+            appendUTF8(#","recorded":""#, to: &out)
             m.recorded.appendRFC3339(to: &out)
             out.append(0x22)
         }
         out.append(0x7D)
+    }
+
+    /// Appends a string's UTF-8 bytes, in one copy when the string is contiguous (literals, most strings).
+    @inline(__always) static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: s.utf8) }
     }
 
     /// `"name":` for each catalog field, in `EventField.cases` order (the names need no escapes).
