@@ -54,7 +54,7 @@ extension EventLog {
                 for (k, vs) in recent.keys { for v in vs { entries.append(.init(key: k, value: v)) } }
             }
             guard !entries.isEmpty else { continue }
-            entries.sort()
+            IndexRun.sort(&entries)
             let nonce = UInt64.random(in: 1...UInt64.max)
             var writer = try IndexRunWriter(path: indexDirectory + "/" + IndexManifest.runName(kind: kind, nonce: nonce), kind: kind, nonce: nonce, count: entries.count)
             for e in entries { try writer.add(e) }

@@ -131,18 +131,9 @@ extension EventLog {
 
     /// Adds one committed record to the in-memory entries.
     func indexRecord(id: String, stream: String, version: UInt64, keys: [String], at location: Location) {
-        let value = Self.pack(location)
-        let idHash = Self.idHash(id)
-        if recent.ids[idHash] == nil { recent.ids[idHash] = value } else { recent.moreIDs[idHash, default: []].append(value) }
-        recent.streams[FNV1a.hash(stream.utf8), default: []].append(value)
-        if keys.count == 1 {
-            recent.keys[FNV1a.hash(keys[0].utf8), default: []].append(value)
-        } else if !keys.isEmpty {
-            for key in Set(keys) { recent.keys[FNV1a.hash(key.utf8), default: []].append(value) }
-        }
+        recent.add(idHash: Self.idHash(id), streamHash: FNV1a.hash(stream.utf8), keys: keys, value: Self.pack(location))
         if versions.count >= 1 << 20 { versions.removeAll(keepingCapacity: true) }
         versions[stream] = version
-        recent.count += 1
     }
 
     /// The secondary keys of a record, by the caller's function.

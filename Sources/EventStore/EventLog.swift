@@ -56,6 +56,21 @@ public final class EventLog {
         var streams: [UInt64: [UInt64]] = [:]
         var keys: [UInt64: [UInt64]] = [:]
         var count = 0
+
+        /// Adds one record's entries (one access to the handle's `recent`, one dictionary operation per entry).
+        mutating func add(idHash: UInt64, streamHash: UInt64, keys: [String], value: UInt64) {
+            if let first = ids.updateValue(value, forKey: idHash) {
+                ids[idHash] = first
+                moreIDs[idHash, default: []].append(value)
+            }
+            streams[streamHash, default: []].append(value)
+            if keys.count == 1 {
+                self.keys[FNV1a.hash(keys[0].utf8), default: []].append(value)
+            } else if !keys.isEmpty {
+                for key in Set(keys) { self.keys[FNV1a.hash(key.utf8), default: []].append(value) }
+            }
+            count += 1
+        }
     }
 
     /// The log's folder.

@@ -54,7 +54,11 @@ public struct EventImporter {
     public static let reasonLimit = 500
 
     public let log: EventLog
+    /// The most records a batch (one atomic, fsynced append) holds; a streaming group holds at most this many.
     public var batchSize = 1000
+    /// The batch size of a plain import of files (`replay-tool import FILE`): fewer, larger batches
+    /// cost fewer fsyncs; a crash loses at most the batches not yet acknowledged, as with any size.
+    public static let fileBatchSize = 10_000
     /// What the lines are: canonical events (default) or a store's payloads.
     public var source = PayloadSource.canonical
     /// The app's profile (consumable credits for store payloads).

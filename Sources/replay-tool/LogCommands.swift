@@ -43,6 +43,7 @@ enum LogCommands {
         // What was appended is indexed in memory; the index files are brought up to the head at the end.
         defer { try? log.saveIndexes() }
         if follow { return try FollowImport.run(importer: importer, logDirectory: Common.logDirectory(a)) }
+        importer.batchSize = EventImporter.fileBatchSize
         var summary = EventImporter.Summary()
         var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))
         var failure: (any Error)?
