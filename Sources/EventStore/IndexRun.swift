@@ -125,16 +125,20 @@ final class IndexRun {
         }
     }
 
-    static func bloomBits(_ key: UInt64, words: Int) -> [Int] {
+    /// The Bloom filter's bit for probe `probe` of `key`, in a filter of `words` words.
+    @inline(__always) static func bloomBit(_ key: UInt64, probe: Int, words: Int) -> Int {
         var h = key &* 0x9E37_79B9_7F4A_7C15
         h ^= h >> 31
         let h2 = (h >> 33) | 1
-        let bits = UInt64(words * 64)
-        return (0..<bloomProbes).map { Int((h &+ UInt64($0) &* h2) % bits) }
+        return Int((h &+ UInt64(probe) &* h2) % UInt64(words * 64))
     }
 
     static func bloomContains(_ bloom: [UInt64], _ key: UInt64) -> Bool {
-        bloomBits(key, words: bloom.count).allSatisfy { bloom[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+        for probe in 0..<bloomProbes {
+            let bit = bloomBit(key, probe: probe, words: bloom.count)
+            if bloom[bit >> 6] & (1 << UInt64(bit & 63)) == 0 { return false }
+        }
+        return true
     }
 }
 
@@ -173,7 +177,10 @@ struct IndexRunWriter {
         if inBlock == 0 { fences.append(e.key) }
         block.appendLE(e.key)
         block.appendLE(e.value)
-        for bit in IndexRun.bloomBits(e.key, words: bloom.count) { bloom[bit >> 6] |= 1 << UInt64(bit & 63) }
+        for probe in 0..<IndexRun.bloomProbes {
+            let bit = IndexRun.bloomBit(e.key, probe: probe, words: bloom.count)
+            bloom[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
         inBlock += 1
         written += 1
         if inBlock == IndexRun.entriesPerBlock || written == count { try endBlock() }

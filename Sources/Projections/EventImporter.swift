@@ -285,31 +285,44 @@ public struct EventImporter {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             var records: [ProposedRecord] = []
             var jws = false
+            /// An event past the door: nil if it belongs to another partition, else its record
+            /// (checked against the catalog and the record limit). `fields` are `event.allFields`.
+            func admit(_ event: Event, fields: EventFields) throws -> ProposedRecord? {
+                if let partition, !partition.contains(event.user) {
+                    if appender?.busy == true { heldOtherPartitions += 1 } else { summary.otherPartitions += 1 }
+                    return nil
+                }
+                try profile.checkCatalog(event)
+                if source == .appstore {
+                    let ref = event.data.subscriptionRef
+                    if let o = ref.originalTransaction { importTransactionUsers[o] = event.user }
+                    if let t = ref.transaction { importTransactionUsers[t] = event.user }
+                }
+                var payload: [UInt8] = []
+                payload.reserveCapacity(line.count + 64)   // the canonical form is about as long as the line
+                EventCodec.encode(event, fields: fields, into: &payload)
+                let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)
+                guard size <= log.maxRecordSize else {
+                    throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
+                }
+                return ProposedRecord(id: event.id, stream: event.user, payload: payload)
+            }
             do {
-                switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
-                                            knownUser: { ((try? log.version(of: $0)) ?? 0) > 0 || batchUsers.contains($0) },
-                                            userOfTransaction: { userOf(transaction: $0) }) {
-                case .skipped(let type): summary.skipped[type, default: 0] += 1
-                case .events(let events):
-                    for event in events {
-                        if let partition, !partition.contains(event.user) {
-                            if appender?.busy == true { heldOtherPartitions += 1 } else { summary.otherPartitions += 1 }
-                            continue
+                if source == .canonical {
+                    // StorePayload.map's canonical door (decode, then the value ranges), the event's fields built once.
+                    let event = try EventCodec.decode(line)
+                    let fields = event.allFields
+                    try ValueRanges.check(event, fields: fields)
+                    if let record = try admit(event, fields: fields) { records.append(record) }
+                } else {
+                    switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
+                                                knownUser: { ((try? log.version(of: $0)) ?? 0) > 0 || batchUsers.contains($0) },
+                                                userOfTransaction: { userOf(transaction: $0) }) {
+                    case .skipped(let type): summary.skipped[type, default: 0] += 1
+                    case .events(let events):
+                        for event in events {
+                            if let record = try admit(event, fields: event.allFields) { records.append(record) }
                         }
-                        try profile.checkCatalog(event)
-                        if source == .appstore {
-                            let ref = event.data.subscriptionRef
-                            if let o = ref.originalTransaction { importTransactionUsers[o] = event.user }
-                            if let t = ref.transaction { importTransactionUsers[t] = event.user }
-                        }
-                        var payload: [UInt8] = []
-                        payload.reserveCapacity(line.count + 64)   // the canonical form is about as long as the line
-                        EventCodec.encode(event, into: &payload)
-                        let size = EventLog.recordSize(id: event.id, stream: event.user, payload: payload.count)
-                        guard size <= log.maxRecordSize else {
-                            throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
-                        }
-                        records.append(ProposedRecord(id: event.id, stream: event.user, payload: payload))
                     }
                 }
             } catch let error as EventDecodingError {

@@ -15,6 +15,11 @@ extension EventCodec {
 
     /// Appends the canonical JSON line for `e` to `out`.
     public static func encode(_ e: Event, metadata: Metadata? = nil, into out: inout [UInt8]) {
+        encode(e, fields: e.allFields, metadata: metadata, into: &out)
+    }
+
+    /// The same, given `e.allFields` (a caller that needs them too builds them once).
+    public static func encode(_ e: Event, fields: EventFields, metadata: Metadata? = nil, into out: inout [UInt8]) {
         appendUTF8(#"{"id":"#, to: &out)
         appendString(e.id, to: &out)
         appendUTF8(#","type":""#, to: &out)
@@ -25,9 +30,6 @@ extension EventCodec {
         e.time.appendRFC3339(to: &out)
         appendUTF8(#"","data":{"#, to: &out)
         // The catalog's fields in its order (the type's and any off-type ones), then the unknown ones.
-        var fields = EventFields()
-        e.data.put(into: &fields)
-        for x in e.extra.offType { fields[x.field] = x.value }
         var first = true
         for (index, field) in EventField.cases.enumerated() {
             guard let value = fields[field] else { continue }

@@ -53,10 +53,12 @@ public enum ValueRanges {
     /// Checks an event the codec or a store mapping made: its times, price, quantity and ids (their
     /// length in bytes and characters).
     /// The codec alone is more lenient, so that logs written before these checks still read.
-    public static func check(_ e: Event) throws(EventDecodingError) {
+    public static func check(_ e: Event) throws(EventDecodingError) { try check(e, fields: e.allFields) }
+
+    /// The same, given `e.allFields` (a caller that needs them too builds them once).
+    public static func check(_ e: Event, fields d: EventFields) throws(EventDecodingError) {
         try id(e.id, "id")
         try id(e.user, "user")
-        let d = e.allFields
         if let to = d.to { try id(to, "data.to") }
         try time(e.time, "time")
         if let t = d.expires { try time(t, "data.expires") }
