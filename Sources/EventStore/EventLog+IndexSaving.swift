@@ -45,11 +45,11 @@ extension EventLog {
             switch kind {
             case IndexKind.ids:
                 entries.reserveCapacity(recent.count)
-                for (k, v) in recent.ids { entries.append(.init(key: k, value: v)) }
+                recent.ids.forEach { k, v in entries.append(.init(key: k, value: v)) }
                 for (k, vs) in recent.moreIDs { for v in vs { entries.append(.init(key: k, value: v)) } }
             case IndexKind.streams:
                 entries.reserveCapacity(recent.count)
-                for (k, vs) in recent.streams { for v in vs { entries.append(.init(key: k, value: v)) } }
+                for e in recent.streamEntries { entries.append(.init(key: e.key, value: e.value)) }
             default:
                 for (k, vs) in recent.keys { for v in vs { entries.append(.init(key: k, value: v)) } }
             }

@@ -151,7 +151,7 @@ extension EventLog {
         case IndexKind.ids:
             if let v = recent.ids[key] { out.append(v) }
             out += recent.moreIDs[key] ?? []
-        case IndexKind.streams: out += recent.streams[key] ?? []
+        case IndexKind.streams: out += recent.streamLocations(key)
         default: out += recent.keys[key] ?? []
         }
         return out.sorted()

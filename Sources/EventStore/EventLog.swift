@@ -49,30 +49,6 @@ public final class EventLog {
         var offset: UInt32
     }
 
-    /// The index entries of records not yet in a run file (records after the covered head).
-    struct RecentEntries {
-        var ids: [UInt64: UInt64] = [:]
-        var moreIDs: [UInt64: [UInt64]] = [:]
-        var streams: [UInt64: [UInt64]] = [:]
-        var keys: [UInt64: [UInt64]] = [:]
-        var count = 0
-
-        /// Adds one record's entries (one access to the handle's `recent`, one dictionary operation per entry).
-        mutating func add(idHash: UInt64, streamHash: UInt64, keys: [String], value: UInt64) {
-            if let first = ids.updateValue(value, forKey: idHash) {
-                ids[idHash] = first
-                moreIDs[idHash, default: []].append(value)
-            }
-            streams[streamHash, default: []].append(value)
-            if keys.count == 1 {
-                self.keys[FNV1a.hash(keys[0].utf8), default: []].append(value)
-            } else if !keys.isEmpty {
-                for key in Set(keys) { self.keys[FNV1a.hash(key.utf8), default: []].append(value) }
-            }
-            count += 1
-        }
-    }
-
     /// The log's folder.
     public let directory: String
     let options: Options
