@@ -5,8 +5,8 @@
 /// list are stored plus one). Swift's `Dictionary` would hash the hashes again (SipHash) on every
 /// lookup; this table only mixes their bits.
 struct LocationTable {
-    private var keys: [UInt64] = []
-    private var values: [UInt64] = []
+    /// Key and value side by side (one cache line read per probe).
+    private var slots: [(key: UInt64, value: UInt64)] = []
     private var shift: UInt64 = 64
     /// The keys held.
     private(set) var count = 0
@@ -18,13 +18,15 @@ struct LocationTable {
     /// The value of `key`, or nil.
     subscript(key: UInt64) -> UInt64? {
         guard count > 0 else { return nil }
-        let mask = keys.count - 1
-        var i = home(key)
-        while true {
-            let v = values[i]
-            if v == 0 { return nil }
-            if keys[i] == key { return v }
-            i = (i + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var i = home(key)
+            while true {
+                let slot = slots[i]
+                if slot.value == 0 { return nil }
+                if slot.key == key { return slot.value }
+                i = (i + 1) & mask
+            }
         }
     }
 
@@ -32,37 +34,39 @@ struct LocationTable {
     @discardableResult
     mutating func updateValue(_ value: UInt64, forKey key: UInt64) -> UInt64? {
         precondition(value != 0, "0 marks a free slot")
-        if (count + 1) * 4 > keys.count * 3 { grow() }
-        let mask = keys.count - 1
-        var i = home(key)
-        while true {
-            let v = values[i]
-            if v == 0 {
-                keys[i] = key
-                values[i] = value
-                count += 1
-                return nil
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let home = home(key)
+        let replaced = slots.withUnsafeMutableBufferPointer { slots -> UInt64? in
+            let mask = slots.count - 1
+            var i = home
+            while true {
+                let v = slots[i].value
+                if v == 0 {
+                    slots[i] = (key, value)
+                    return nil
+                }
+                if slots[i].key == key {
+                    slots[i].value = value
+                    return v
+                }
+                i = (i + 1) & mask
             }
-            if keys[i] == key {
-                values[i] = value
-                return v
-            }
-            i = (i + 1) & mask
         }
+        if replaced == nil { count += 1 }
+        return replaced
     }
 
     /// Every key and its value, in no particular order.
     func forEach(_ body: (UInt64, UInt64) throws -> Void) rethrows {
-        for i in keys.indices where values[i] != 0 { try body(keys[i], values[i]) }
+        for slot in slots where slot.value != 0 { try body(slot.key, slot.value) }
     }
 
     private mutating func grow() {
-        let oldKeys = keys, oldValues = values
-        let capacity = max(1024, keys.count * 2)
-        keys = [UInt64](repeating: 0, count: capacity)
-        values = [UInt64](repeating: 0, count: capacity)
+        let old = slots
+        let capacity = max(1024, slots.count * 2)
+        slots = Array(repeating: (0, 0), count: capacity)
         shift = UInt64(64 - capacity.trailingZeroBitCount)
         count = 0
-        for i in oldKeys.indices where oldValues[i] != 0 { updateValue(oldValues[i], forKey: oldKeys[i]) }
+        for slot in old where slot.value != 0 { updateValue(slot.value, forKey: slot.key) }
     }
 }

@@ -44,6 +44,8 @@ enum LogCommands {
         defer { try? log.saveIndexes() }
         if follow { return try FollowImport.run(importer: importer, logDirectory: Common.logDirectory(a)) }
         importer.batchSize = EventImporter.fileBatchSize
+        // Tests make batches small to kill an import with many batches in flight.
+        if let n = ProcessInfo.processInfo.environment["REPLAY_TOOL_IMPORT_BATCH"].flatMap({ Int($0) }), n > 0 { importer.batchSize = n }
         var summary = EventImporter.Summary()
         var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))
         var failure: (any Error)?

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain import appends batch n on a second thread while it reads batch n + 1 (issue 16):
+/// killed (SIGKILL) or stopped (SIGTERM) at any moment, the log holds whole batches of the file's
+/// first lines, in the file's order, each event once; importing the file again completes it.
+extension ConcurrentProcesses {
+    @Test func bulkImportsKilledMidFileKeepWholeBatchesInOrderAndDoubleNothing() throws {
+        let s = Scratch()
+        let file = s.path + "/events.jsonl"
+        let generated = Tool.run(["generate", "--users", "300", "--seed", "12"]).out
+        try generated.write(toFile: file, atomically: true, encoding: .utf8)
+        let lines = generated.split(separator: "\n").count
+        // The ids in the order of their first line (the generator repeats a few: a client retrying).
+        var inOrder: [String] = []
+        var seen: Set<String> = []
+        for line in generated.split(separator: "\n") {
+            if let id = (Tool.json(String(line)) as? [String: Any])?["id"] as? String, seen.insert(id).inserted { inOrder.append(id) }
+        }
+        func exported() -> [String] {
+            Tool.run(["export", "--log", s.log]).out.split(separator: "\n").compactMap { (Tool.json(String($0)) as? [String: Any])?["id"] as? String }
+        }
+        var random = SystemRandomNumberGenerator()
+        var held = 0
+        var cutShort = 0   // rounds the signal stopped part way through the file
+        for k in 0..<8 {
+            let writer = try Self.start("REPLAY_TOOL_IMPORT_BATCH=\(7 + 5 * k) exec replay-tool import --log \(s.log) \(file)")
+            usleep(UInt32.random(in: 5_000...250_000, using: &random))
+            kill(writer.processIdentifier, k % 2 == 0 ? SIGKILL : SIGTERM)
+            writer.waitUntilExit()
+            #expect(Tool.run(["verify", "--log", s.log]).status == 0, "round \(k)")
+            let ids = exported()
+            #expect(ids == Array(inOrder.prefix(ids.count)), "round \(k): the log is not the file's first events in order, once each")
+            #expect(ids.count >= held, "round \(k): records were lost")
+            held = ids.count
+            if ids.count < inOrder.count { cutShort += 1 }
+        }
+        #expect(cutShort > 0, "no round was stopped part way: the test proved nothing")
+        let finish = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
+        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines)
+        #expect(exported() == inOrder)
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+    }
+}
