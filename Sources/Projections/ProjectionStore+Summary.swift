@@ -41,18 +41,19 @@ extension ProjectionStore {
             refresh.wrote = true
             return (try buildSummary(asOf: instant), refresh, true)
         }
-        // Whether the stored summary answers as it is: a handle without indexes is enough to tell.
-        let scan = try Self.openForScans(logDirectory)
-        try afterOpeningLog?()
-        guard let quick = try? ReportSummary.read(path: summaryPath, depth: .deadlines(upTo: instant, notifications: notifications)),
-              isUsable(quick, log: scan, instant: instant)
-        else { return try rebuilt() }
-        if quick.position == scan.head.position && quick.expired(upTo: instant).isEmpty { return (quick, refresh, notifications) }
-        // An update: the records after the summary's head and single users' streams, through the indexes.
+        // A handle with the log's index files: opening it reads them and indexes only the records
+        // after what they cover (a handle without indexes reads the whole last segment to find the head).
         var options = EventLog.Options()
         options.secondaryKeys = Replay.secondaryKeys
         let log = try EventLog(directory: logDirectory, access: .read, options: options)
+        try afterOpeningLog?()
         let head = log.head.position
+        // Whether the stored summary answers as it is: its sums and the deadlines up to the instant.
+        guard let quick = try? ReportSummary.read(path: summaryPath, depth: .deadlines(upTo: instant, notifications: notifications)),
+              isUsable(quick, log: log, instant: instant)
+        else { return try rebuilt() }
+        if quick.position == head && quick.expired(upTo: instant).isEmpty { return (quick, refresh, notifications) }
+        // An update: the records after the summary's head and single users' streams, through the indexes.
         guard var s = try? ReportSummary.read(path: summaryPath, depth: .whole), isUsable(s, log: log, instant: instant)
         else { return try rebuilt() }
         var users = Set<String>()
@@ -75,18 +76,21 @@ extension ProjectionStore {
             }
         }
         var notes: [ReportSummary.Note] = [], deadlines: [ReportSummary.Deadline] = []
+        var scheduleChanged = false
         for user in users.sorted() {
             let old = try folder.fold(user, through: before.position, at: before.instant)
-            s.add(UserContribution(old, decider: folder.decider, at: before.instant), sign: -1)
+            let was = UserContribution(old, decider: folder.decider, at: before.instant)
+            s.add(was, sign: -1)
             let new = try folder.fold(user, through: after.position, at: after.instant)
             let c = UserContribution(new, decider: folder.decider, at: after.instant)
             s.add(c, sign: 1)
+            if !UserContribution.sameSchedule(was.notifications, c.notifications) { scheduleChanged = true }
             notes += c.notifications.map { ReportSummary.Note(user: user, entry: $0) }
             if let d = try folder.deadline(user, fold: new, through: after.position, after: after.instant) {
                 deadlines.append(ReportSummary.Deadline(time: d, user: user))
             }
         }
-        s.replace(users: users, notes: notes, deadlines: deadlines)
+        try s.replace(users: users, notes: notes, scheduleChanged: scheduleChanged, deadlines: deadlines)
         s.position = head
         guard let hash = try log.chainHash(at: head) else {
             throw ProjectionError(position: head, reason: "the log does not reach its own head")
@@ -97,7 +101,8 @@ extension ProjectionStore {
         refresh.streamsRead = folder.streamsRead
         // A cache of the log: if it cannot be saved, the answer stands and the next query updates again.
         refresh.wrote = (try? s.write(path: summaryPath)) != nil
-        return (s, refresh, true)
+        if notifications { try s.decodeSchedule() }
+        return (s, refresh, notifications)
     }
 
     /// Whether a stored summary goes with this store and this log: same fingerprint, a head this

@@ -61,20 +61,9 @@ extension ReportSummary {
         if case .deadlines(_, false) = depth {
             try r.skip(noteBytes)
         } else {
-            let notesEnd = r.offset + noteBytes
-            while r.offset < notesEnd {
-                let user = try r.string()
-                let kind: ScheduledNotification.Kind
-                switch try r.byte() {
-                case 0: kind = .trialEnding
-                case 1: kind = .paymentFailed
-                case let b: throw r.unreadable("notification kind \(b)")
-                }
-                let fireAt = try r.time()
-                let flags = try r.byte()
-                s.schedule.append(Note(user: user, entry: NotificationEntry(kind: kind, fireAt: fireAt, key: "", inAppOnly: flags & 1 != 0, cancelled: flags & 2 != 0)))
-            }
-            guard r.offset == notesEnd else { throw r.unreadable("notification section overruns") }
+            // Kept as bytes: decoded when the schedule is printed or changed.
+            s.scheduleBytes = try r.raw(noteBytes)
+            if case .deadlines = depth { try s.decodeSchedule() }
         }
         try r.checkCRCTrailer(after: "the summary")
         return s
@@ -116,16 +105,66 @@ extension ReportSummary {
         w.raw(section.bytes)
         try file.flush(&w)
         section.removeAll()
-        for n in schedule {
-            section.string(n.user)
-            section.byte(n.entry.kind == .trialEnding ? 0 : 1)
-            section.time(n.entry.fireAt)
-            section.byte((n.entry.inAppOnly ? 1 : 0) | (n.entry.cancelled ? 2 : 0))
+        if let raw = scheduleBytes {
+            section.raw(raw)
+        } else {
+            for n in schedule {
+                section.string(n.user)
+                section.byte(n.entry.kind == .trialEnding ? 0 : 1)
+                section.time(n.entry.fireAt)
+                section.byte((n.entry.inAppOnly ? 1 : 0) | (n.entry.cancelled ? 2 : 0))
+            }
         }
         w.count(section.bytes.count)
         try file.flush(&w)
         try file.flush(&section)
         try file.commit(&w)
+    }
+}
+
+extension ReportSummary {
+    /// Decodes the schedule section kept as bytes (a no-op when it is decoded already).
+    mutating func decodeSchedule() throws {
+        guard let raw = scheduleBytes else { return }
+        var out: [Note] = []
+        var at = 0
+        func fail(_ why: String) -> ProjectionReader.Unreadable { ProjectionReader.Unreadable(offset: at, reason: "schedule: " + why) }
+        func need(_ n: Int) throws { guard n >= 0, raw.count - at >= n else { throw fail("ends early") } }
+        func varint() throws -> Int {
+            var v = 0, shift = 0
+            while true {
+                try need(1)
+                let b = raw[at]
+                at += 1
+                v |= Int(b & 0x7f) << shift
+                if b < 0x80 { return v }
+                shift += 7
+                guard shift < 35 else { throw fail("length too long") }
+            }
+        }
+        func time() throws -> Timestamp {
+            try need(8)
+            defer { at += 8 }
+            return Timestamp(nanoseconds: raw.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: Int64.self)) })
+        }
+        while at < raw.count {
+            let n = try varint()
+            try need(n)
+            let user = String(decoding: raw[at..<(at + n)], as: UTF8.self)
+            at += n
+            try need(1)
+            let kindByte = raw[at]
+            at += 1
+            guard kindByte < 2 else { throw fail("notification kind \(kindByte)") }
+            let fireAt = try time()
+            try need(1)
+            let flags = raw[at]
+            at += 1
+            out.append(Note(user: user, entry: NotificationEntry(kind: kindByte == 0 ? .trialEnding : .paymentFailed, fireAt: fireAt, key: "",
+                                                                 inAppOnly: flags & 1 != 0, cancelled: flags & 2 != 0)))
+        }
+        schedule = out
+        scheduleBytes = nil
     }
 }
 

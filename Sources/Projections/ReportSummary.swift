@@ -38,6 +38,8 @@ public struct ReportSummary: Sendable {
     var gross: [String: MoneySum] = [:], refunded: [String: MoneySum] = [:], adjustment: [String: MoneySum] = [:], mrr: [String: MoneySum] = [:]
     /// The notification schedule, in schedule order (statuses are given at the query's instant).
     var schedule: [Note] = []
+    /// The schedule section as read, while it is not decoded (`decodeSchedule`) nor changed.
+    var scheduleBytes: [UInt8]?
     /// Per user with one, the first instant after `instant` at which their contribution may change, by time then user.
     var deadlines: [Deadline] = []
 
@@ -131,12 +133,16 @@ public struct ReportSummary: Sendable {
     }
 
     /// Takes out every notification and deadline of `users`, then puts in the given ones, keeping both lists in order.
-    mutating func replace(users: Set<String>, notes: [Note], deadlines new: [Deadline]) {
+    /// With `scheduleChanged` false (every user's entries are as they were), the schedule is left as it is.
+    mutating func replace(users: Set<String>, notes: [Note], scheduleChanged: Bool, deadlines new: [Deadline]) throws {
         guard !users.isEmpty else { return }
-        schedule.removeAll { users.contains($0.user) }
-        schedule.append(contentsOf: notes)
-        // Stable: a user's own entries that tie keep the order the fold made them in.
-        schedule.sort(by: Self.inScheduleOrder)
+        if scheduleChanged {
+            try decodeSchedule()
+            schedule.removeAll { users.contains($0.user) }
+            schedule.append(contentsOf: notes)
+            // Stable: a user's own entries that tie keep the order the fold made them in.
+            schedule.sort(by: Self.inScheduleOrder)
+        }
         deadlines.removeAll { users.contains($0.user) }
         deadlines.append(contentsOf: new)
         deadlines.sort { $0.time != $1.time ? $0.time < $1.time : $0.user < $1.user }

@@ -39,6 +39,13 @@ struct UserContribution: Sendable {
         notifications = f.notifications
     }
 
+    /// Whether two lists of a user's notifications give the same schedule entries (the summary keeps no keys).
+    static func sameSchedule(_ a: [NotificationEntry], _ b: [NotificationEntry]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy {
+            $0.kind == $1.kind && $0.fireAt == $1.fireAt && $0.inAppOnly == $1.inAppOnly && $0.cancelled == $1.cancelled
+        }
+    }
+
     /// The first instant after `instant` at which a fold's contribution can change without a new
     /// record: an instant the plan status compares with (end, billing issue, grace end, expiry,
     /// expiry + unverified grace: a superset of `PlanDecider.timers`), or a notification's fire
