@@ -167,7 +167,8 @@ import Testing
         let total = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n").count
         let disk = try SmallDisk(at: s.path + "/disk", kib: 512)
         let log = disk.path + "/ledger"
-        let r = Tool.run(["import", "--log", log, input])
+        // Batches of 1,000 (a file import's are 10,000: the whole file would be one batch).
+        let r = Tool.run(["import", "--log", log, input], environment: ["REPLAY_TOOL_IMPORT_BATCH": "1000"])
         #expect(r.status == 1)
         let counts = r.out.split(separator: "\n").first.map { $0.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .punctuationCharacters)) } }
         let (appended, duplicates) = (try #require(counts?.first), try #require(counts?.dropFirst().first))
@@ -177,7 +178,7 @@ import Testing
         #expect(r.err.hasPrefix("replay-tool import: \(input):\(appended + duplicates + 1): import stopped"), "\(r.err)")
         #expect(r.err.contains("No space left on device") && r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(Tool.run(["export", "--log", log]).out.split(separator: "\n").count == appended)
-        let json = Tool.run(["import", "--log", log, input, "--format", "json"])
+        let json = Tool.run(["import", "--log", log, input, "--format", "json"], environment: ["REPLAY_TOOL_IMPORT_BATCH": "1000"])
         #expect(json.status == 1)
         let summary = try #require(Tool.json(json.out) as? [String: Any])
         #expect(summary["appended"] as? Int == 0 && summary["duplicates"] as? Int == appended + duplicates && summary["rejected"] as? Int == 0)

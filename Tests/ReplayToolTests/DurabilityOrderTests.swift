@@ -33,9 +33,9 @@ import Testing
     }
 
     /// Runs the tool under strace and returns its writes and syncs in order.
-    static func traced(_ args: [String], in s: Scratch) throws -> (ToolRun, [Call]) {
+    static func traced(_ args: [String], in s: Scratch, environment: [String: String] = [:]) throws -> (ToolRun, [Call]) {
         let out = s.path + "/trace-\(UUID().uuidString).txt"
-        let r = Tool.run(args, via: [strace, "-f", "-y", "-qq", "-e", "trace=pwrite64,write,fdatasync,fsync", "-o", out])
+        let r = Tool.run(args, via: [strace, "-f", "-y", "-qq", "-e", "trace=pwrite64,write,fdatasync,fsync", "-o", out], environment: environment)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         // `1234  pwrite64(5</tmp/x/ledger/segments/00000000000000000001.seg>, "...", 732, 32) = 732`
         let calls: [Call] = text.split(separator: "\n").compactMap { line in
@@ -75,10 +75,11 @@ import Testing
         let s = Scratch()
         let population = s.path + "/population.jsonl"
         #expect(Tool.run(["generate", "--users", "300", "--seed", "3", "--out", population]).status == 0)
-        // A new log, more than one batch (one commit per 1,000 lines).
-        let (first, calls) = try Self.traced(["import", "--log", s.log, population], in: s)
+        // A new log, several batches of 300 lines, appended on the importer's second thread while
+        // it reads the next (strace -f follows both threads).
+        let (first, calls) = try Self.traced(["import", "--log", s.log, population], in: s, environment: ["REPLAY_TOOL_IMPORT_BATCH": "300"])
         #expect(first.status == 0, "\(first.err)")
-        #expect(Self.checkOrder(calls, "new log") >= 2, "\(calls)")
+        #expect(Self.checkOrder(calls, "new log") >= 4, "\(calls)")
         // An existing log: the writer takes up the checkpoint it finds.
         let (second, more) = try Self.traced(["import", "--log", s.log, "events/handz.jsonl"], in: s)
         #expect(second.status == 0, "\(second.err)")

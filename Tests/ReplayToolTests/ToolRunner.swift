@@ -25,15 +25,18 @@ enum Tool {
         return dir.appendingPathComponent("replay-tool").path
     }()
 
-    /// Runs the tool with `args`; `via` runs it under another program instead (`["/usr/bin/time", "-o", F]`).
+    /// Runs the tool with `args`; `via` runs it under another program instead (`["/usr/bin/time", "-o", F]`);
+    /// `environment` adds variables (test hooks such as `REPLAY_TOOL_IMPORT_BATCH`).
     @discardableResult
-    static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil, via: [String] = []) -> ToolRun {
+    static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil, via: [String] = [],
+                    environment: [String: String] = [:]) -> ToolRun {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: via.first ?? binary)
         p.arguments = via.isEmpty ? args : Array(via.dropFirst()) + [binary] + args
         p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         var env = ProcessInfo.processInfo.environment
         if let now { env["REPLAY_TOOL_NOW"] = now } else { env.removeValue(forKey: "REPLAY_TOOL_NOW") }
+        env.merge(environment) { $1 }
         p.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out
