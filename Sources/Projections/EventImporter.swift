@@ -59,6 +59,9 @@ public struct EventImporter {
     /// The batch size of a plain import of files (`replay-tool import FILE`): fewer, larger batches
     /// cost fewer fsyncs; a crash loses at most the batches not yet acknowledged, as with any size.
     public static let fileBatchSize = 10_000
+    /// A batch (or streaming group) is also appended once its records' payloads hold this many
+    /// bytes, so that large events do not make a batch of `batchSize` hold gigabytes.
+    public var batchBytes = 8 << 20
     /// What the lines are: canonical events (default) or a store's payloads.
     public var source = PayloadSource.canonical
     /// The app's profile (consumable credits for store payloads).
@@ -192,6 +195,7 @@ public struct EventImporter {
         var batch: [ProposedRecord] = []
         batch.reserveCapacity(batchSize)
         var batchFirstLine = 0
+        var batchPayloadBytes = 0
         var lineNumber = 1          // the line being read
         var processed = 0
         var overlong = 0            // bytes so far of a line over the limit, streamed to the sink
@@ -251,6 +255,7 @@ public struct EventImporter {
                 try settle()
                 appender.submit(batch, firstLine: batchFirstLine)
                 batch = []
+                batchPayloadBytes = 0
                 batch.reserveCapacity(batchSize)
             } else if !batch.isEmpty {
                 let appended = try log.append(batch)
@@ -259,6 +264,7 @@ public struct EventImporter {
                 summary.duplicates += appended.duplicates.count
                 processed += batch.count
                 batch.removeAll(keepingCapacity: true)
+                batchPayloadBytes = 0
                 batchUsers.removeAll(keepingCapacity: true)
                 progress(processed)
             }
@@ -336,6 +342,7 @@ public struct EventImporter {
             if batch.isEmpty { batchFirstLine = lineNumber }
             if source == .revenuecat { for r in records { batchUsers.insert(r.stream) } }
             batch += records
+            for r in records { batchPayloadBytes += r.payload.count }
         }
         /// The next piece of a line over the limit, straight to the sink.
         func overlongPiece(_ piece: UnsafeRawBufferPointer) throws {
@@ -360,7 +367,7 @@ public struct EventImporter {
                 try handle(line)
             }
             lineNumber += 1
-            if batch.count >= batchSize { try flush() }
+            if batch.count >= batchSize || batchPayloadBytes >= batchBytes { try flush() }
         }
 
         do {

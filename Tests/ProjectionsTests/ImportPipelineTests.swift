@@ -62,7 +62,7 @@ import SubscriptionDomain
     /// The first lines, imported before the run so that some ids are already in the log.
     static var earlier: [UInt8] { Array(input.split(separator: 0x0A).prefix(25).joined(separator: [0x0A])) }
 
-    static func run(pipelined: Bool, batchSize: Int, readSize: Int = 1 << 20, partition: StreamPartition? = nil,
+    static func run(pipelined: Bool, batchSize: Int, batchBytes: Int = 8 << 20, readSize: Int = 1 << 20, partition: StreamPartition? = nil,
                     failAfterBatches: Int? = nil) throws -> Outcome {
         let dir = NSTemporaryDirectory() + "import-pipeline-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -76,6 +76,7 @@ import SubscriptionDomain
 
         var importer = EventImporter(log: log)
         importer.batchSize = batchSize
+        importer.batchBytes = batchBytes
         importer.readSize = readSize
         importer.partition = partition
         importer.appendsWhileReading = pipelined
@@ -122,6 +123,15 @@ import SubscriptionDomain
             #expect(outcome.head.position == 269, "pipelined: \(pipelined)")
             #expect(outcome.head.hash.description == "e178c557f9c6783a17af457fc1e13d57a64719f29630b69dfdcdc06abeee299a", "pipelined: \(pipelined)")
         }
+    }
+
+    /// A batch also ends once its payloads hold `batchBytes`: large events never make a batch of
+    /// `batchSize` records hold gigabytes (both paths cut at the same lines).
+    @Test func aBatchAlsoEndsAtItsByteBound() throws {
+        let sequential = try Self.run(pipelined: false, batchSize: 1000, batchBytes: 4000)
+        let steps = zip(sequential.progress, [0] + sequential.progress).map { $0 - $1 }
+        #expect(steps.count > 10 && steps.dropLast().allSatisfy { $0 >= 2 && $0 <= 30 }, "\(steps)")
+        #expect(try Self.run(pipelined: true, batchSize: 1000, batchBytes: 4000) == sequential)
     }
 
     @Test func eventsOfOtherPartitionsAreCountedAsWhenAppendingEachBatchInTurn() throws {
