@@ -2,6 +2,9 @@
 public struct VerificationReport: Sendable {
     public var segments = 0
     public var records: UInt64 = 0
+    /// The last position whose frame, CRC, position, version and chain link were checked,
+    /// committed or not: past `records` when damage cuts a batch short before its commit.
+    public var checkedPosition: UInt64 = 0
     public var bytes = 0
     public var head = LogHead(position: 0, hash: .zero)
     /// The first damage found; nothing after it is trusted.
@@ -114,6 +117,7 @@ public enum LogVerifier {
                         }
                         pendingVersions[stream] = expected
                         running = LogHead(position: next, hash: SHA256.hash(body.bytes))
+                        report.checkedPosition = next
                         if let line, next == line.position, running.hash != line.hash {
                             throw EventStoreError(.damaged, "record \(next) does not hash to the committed head's hash (segments/\(CommittedHead.fileName)): the log was altered or replaced", path: path, offset: offset, position: next)
                         }

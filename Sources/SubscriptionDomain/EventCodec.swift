@@ -26,6 +26,9 @@ public enum EventCodec {
     /// rest went to `event.extra`); after a throw they may hold some of the line's fields.
     static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event, slots fields: inout EventFields) throws(EventDecodingError) {
         var s = JSONScanner(line)
+        if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+            throw EventDecodingError("the line starts with a UTF-8 byte order mark (EF BB BF): save the file as UTF-8 without a BOM", column: 1)
+        }
         try s.expect(0x7B, "'{' (an event is a JSON object)")
         var seen: UInt16 = 0
         // The type and its place in `EventType.cases` (set, or the line is refused below).
@@ -185,7 +188,8 @@ public enum EventCodec {
             case .unknown(let keyToken):
                 let name = try s.text(keyToken)
                 guard extraNames.insert(name).inserted else { throw EventDecodingError("duplicate field 'data.\(name)'") }
-                let range = try s.skipValue(depth: 1)
+                let range: Range<Int>
+                do { range = try s.skipValue(depth: 1) } catch { throw EventDecodingError("field 'data.\(name)': \(error.reason)", column: error.column) }
                 d.extra.append(.init(name: name, rawJSON: String(decoding: UnsafeRawBufferPointer(rebasing: s.bytes[range]), as: UTF8.self)))
                 if s.peek() == 0x2C { s.i += 1; continue }
                 try s.expect(0x7D, "',' or '}'")

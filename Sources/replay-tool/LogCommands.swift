@@ -111,6 +111,7 @@ enum LogCommands {
                 ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
                 ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
                 ("partition", .text(report.partition?.description)),
+                ("checkedPosition", .int(Int(report.checkedPosition))),
             ]).rendered + "\n")
         } else {
             Console.out("""
@@ -126,6 +127,9 @@ enum LogCommands {
                 Console.out("committed: no checkpoint yet (the next append writes segments/committed-head)\n")
             }
             if let p = report.partition { Console.out("partition: \(p) (\(StreamPartition.partitionerName); every stream checked to be in it)\n") }
+            if report.damage != nil, report.checkedPosition > report.records {
+                Console.out("checked:   positions \(report.records + 1)…\(report.checkedPosition) whole, in the batch the damage cuts off before its commit\n")
+            }
             if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
             Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
         }

@@ -87,6 +87,7 @@ enum ToolCommands {
             Console.out("\n== \(profile) ==\n")
             // Each sample is imported under its own app's profile (the catalog check at the door).
             let known = Profile.named(profile) != nil ? profile : "handz"
+            if known != profile { Console.out("(no app profile is named '\(profile)': \(name) is imported under handz)\n") }
             show(["import", "--log", log, "--profile", known, folder + "/" + name])
             guard profile == "handz" else {
                 show(["counts", "--log", log, "--profile", known, "--at", at, "--format", "csv"])

@@ -40,6 +40,17 @@ extension PartitionedLedger {
         #expect(r.err.contains("another count"), "\(r.err)")
     }
 
+    @Test func aPartitionDeclarationThatDoesNotReadIsRefusedByEveryCommandOnThatLogAlone() throws {
+        let s = Scratch()
+        let log = Self.twoPartitionLogs(s)[0]
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: log + "/partition"))
+        let user = Self.users(in: 0, of: 2, 1)[0]
+        for args in [["counts"], ["funnel"], ["revenue"], ["state", "--user", user], ["history", "--user", user], ["verify"]] {
+            let r = Self.tool([args[0], "--log", log] + args.dropFirst(), status: 1)
+            #expect(r.err.contains("not a partition declaration") && r.err.contains(log + "/partition"), "\(args): \(r.err)")
+        }
+    }
+
     @Test func partitionFilesAreNumberedWithTheDigitsOfTheLastPartition() throws {
         let s = Scratch()
         let input = (0..<30).map { FollowImport.line("e\($0)", user: "user-\($0)") }.joined(separator: "\n") + "\n"

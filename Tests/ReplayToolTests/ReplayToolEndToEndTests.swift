@@ -261,6 +261,11 @@ import Testing
         let r = Tool.run(["verify", "--log", s.log])
         #expect(r.status == 1)
         #expect(r.err.contains(segment + "@") && r.err.contains("(position "))
+        // Damage inside the only batch: no committed record, and the records of the batch checked before it are named.
+        let damagedAt = Int(r.err.split(separator: "(position ").last!.prefix { $0.isNumber })!
+        let one = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
+        #expect(one?["records"] as? Int == 0 && one?["checkedPosition"] as? Int == damagedAt - 1 && damagedAt > 1)
+        #expect(r.out.contains("checked:   positions 1…\(damagedAt - 1) whole"), "\(r.out)")
         // The committed records checked before damage are counted: here the handz batch, whole, then damage in the next one.
         let two = Queries.handzLog()
         Tool.run(["import", "--log", two.log, "--profile", "tomo", "events/tomo.jsonl"])
@@ -357,6 +362,16 @@ import Testing
         let r = Tool.run(["demo"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.contains("\"planState\":\"pro_grace\"") && r.out.contains("intact:    yes"))
+        #expect(!r.out.contains("no app profile is named"), "every sample is named after its profile")
+    }
+
+    @Test func demoSaysWhichSampleIsImportedUnderHandzForWantOfAProfile() throws {
+        let dir = FileManager.default.temporaryDirectory.path + "/demo-events-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: "events/tomo.jsonl", toPath: dir + "/mytomo.jsonl")
+        let r = Tool.run(["demo", "--events", dir])
+        #expect(r.out.contains("(no app profile is named 'mytomo': mytomo.jsonl is imported under handz)"), "\(r.out)")
     }
 
     @Test func profilesListsTheFiveAndShowsOne() {
