@@ -170,7 +170,10 @@ public struct ProjectionStore {
 
     /// The read models as of `instant`, from the kept projection; users with events after the
     /// instant are folded again from their own stream, up to it.
-    public func snapshot(asOf instant: Timestamp) throws -> LedgerSnapshot {
+    public func snapshot(asOf instant: Timestamp) throws -> LedgerSnapshot { try snapshotAndLater(asOf: instant).snapshot }
+
+    /// The snapshot as of `instant`, the users who have events after it, and the log handle read.
+    func snapshotAndLater(asOf instant: Timestamp) throws -> (snapshot: LedgerSnapshot, later: [String], log: EventLog) {
         var (users, refresh, log) = try refreshed()
         var options = ReplayOptions(profile: profile, asOf: instant)
         options.partitions = partitions
@@ -183,7 +186,7 @@ public struct ProjectionStore {
             }
             Replay.handTransfers(&users, options: options)
         }
-        return LedgerSnapshot(options: options, users: users, headPosition: refresh.position)
+        return (LedgerSnapshot(options: options, users: users, headPosition: refresh.position), later, log)
     }
 
     /// A read handle without indexes: refreshes read the records after the checkpoint and refold

@@ -139,7 +139,7 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.format(a)
-        let counts = LedgerSnapshot.mergingCounts(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.counts() })
+        let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() }) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
         case .json: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
@@ -154,7 +154,7 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.format(a)
-        let report = FunnelReport.merging(try Common.reports(a, asOf: try Common.windowEnd(a)) { $0.funnel() })
+        let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() }) { $0.funnel() })
         let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
         switch format {
         case .json:
@@ -181,7 +181,9 @@ enum QueryCommands {
         name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.query
     ) { a in
         let format = try Common.format(a)
-        let list = ScheduledNotification.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.notifications() })
+        let list = ScheduledNotification.merging(try Common.nowReports(a, notifications: true, fromSummary: { s, now, profile in
+            s.notifications(at: now, profile: profile)
+        }) { $0.notifications() })
         switch format {
         case .json:
             Console.out(JSON.array(list.map { n in .object([
@@ -235,7 +237,7 @@ enum QueryCommands {
             // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
             r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
         } else {
-            r = RevenueReport.merging(try Common.reports(a, asOf: try Common.at(a)) { $0.revenue() })
+            r = RevenueReport.merging(try Common.nowReports(a, fromSummary: { s, _, profile in s.revenue(profile: profile) }) { $0.revenue() })
         }
         switch format {
         case .json:
