@@ -20,8 +20,8 @@ struct LentFold {
     var trialConverted: Bool { fold.pointee.trialConverted }
     var transferOut: UserFold.Transfer? { fold.pointee.transferOut }
 
-    /// The fold itself, copied.
-    var copy: UserFold { fold.pointee }
+    /// The fold itself, copied (for code that keeps or passes on a whole `UserFold`).
+    var copied: UserFold { fold.pointee }
 }
 
 extension UserPartitions {
