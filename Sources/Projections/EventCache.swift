@@ -49,13 +49,14 @@ enum EventCache {
         let head = log.head
         var writer = Writer(events: Int(head.position))
         var written: UInt64 = 0
+        var decoder = EventCodec.LineDecoder()
         try log.forEach { record in
             guard record.position <= head.position else { return }
             written += 1
             guard record.position == written else {
                 throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
             }
-            writer.append(try Replay.decode(record), recorded: record.recorded)
+            writer.append(try Replay.decode(record, using: &decoder), recorded: record.recorded)
         }
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")

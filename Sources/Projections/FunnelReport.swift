@@ -46,13 +46,12 @@ extension LedgerSnapshot {
         // Per day of trial start: started, converted (weeks are named once per day, not per user).
         var days: [Int64: (Int, Int)] = [:]
         users.forEachFold { f in
-            let (progress, trialStart, converted) = (f.funnel, f.trialStartedAt, f.trialConverted)
-            reached[Int(progress.reached)] += 1
-            for p in progress.byContext { contexts[p.context, default: noneReached][Int(p.reached)] += 1 }
-            guard let trialStart, options.inWindow(trialStart) else { return }
+            reached[Int(f.funnel.reached)] += 1
+            for p in f.funnel.byContext { contexts[p.context, default: noneReached][Int(p.reached)] += 1 }
+            guard let trialStart = f.trialStartedAt, options.inWindow(trialStart) else { return }
             let day = (trialStart.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400)
             days[day, default: (0, 0)].0 += 1
-            if converted { days[day, default: (0, 0)].1 += 1 }
+            if f.trialConverted { days[day, default: (0, 0)].1 += 1 }
         }
         var cohorts: [String: (Int, Int)] = [:]
         for (day, (started, converted)) in days {

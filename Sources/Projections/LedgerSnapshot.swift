@@ -46,7 +46,10 @@ public struct LedgerSnapshot: Sendable {
         let texts = NotificationTexts(options.profile)
         // Ties on time and user go by the kind's tag (payment_failed first), compared without building it.
         var all: [ScheduledNotification] = []
-        users.forEachFold { $0.schedule(at: options.asOf, texts: texts, into: &all) }
-        return all.sorted(by: ScheduledNotification.inScheduleOrder)
+        users.forEachFold { UserFold.schedule($0.notifications, of: $0.user, at: options.asOf, texts: texts, into: &all) }
+        // A closure, not the function passed by name: the sort is then specialized with the
+        // comparison inlined; given the function as a value it calls it per comparison with
+        // both entries copied (a release build measured the sort 3 times slower).
+        return all.sorted { ScheduledNotification.inScheduleOrder($0, $1) }
     }
 }

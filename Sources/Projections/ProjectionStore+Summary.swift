@@ -125,15 +125,15 @@ extension ProjectionStore {
         let soon = instant + .init(nanoseconds: 1)
         let hasLater = Set(later)
         snapshot.users.forEachFold { f in
-            let c = UserContribution(copy f, decider: decider, at: instant)
+            let c = UserContribution(f.copied, decider: decider, at: instant)
             s.add(c, sign: 1)
             for n in c.notifications { s.schedule.append(ReportSummary.Note(user: f.user, entry: n)) }
-            if !hasLater.contains(f.user), let d = UserContribution.nextChange(of: copy f, decider: decider, after: instant) {
+            if !hasLater.contains(f.user), let d = UserContribution.nextChange(of: f.copied, decider: decider, after: instant) {
                 s.deadlines.append(ReportSummary.Deadline(time: d, user: f.user))
             }
         }
         for user in later { s.deadlines.append(ReportSummary.Deadline(time: soon, user: user)) }
-        s.schedule.sort(by: ReportSummary.inScheduleOrder)
+        s.schedule.sort { ReportSummary.inScheduleOrder($0, $1) }   // a closure: the comparison inlined (LedgerSnapshot.notifications)
         s.deadlines.sort { $0.time != $1.time ? $0.time < $1.time : $0.user < $1.user }
         try? s.write(path: summaryPath)
         return s

@@ -58,11 +58,12 @@ public enum Replay {
     static func fold(log: EventLog, partition p: Int, of count: Int, options: ReplayOptions) throws -> UserTable<UserFold> {
         let decider = PlanDecider(profile: options.profile)
         var users = UserTable<UserFold>(capacity: Int(log.head.position) / 5 / count)
+        var decoder = EventCodec.LineDecoder()
         try log.forEach { record in
             // One hash of the stream serves the partition test and the user lookup.
             let fnv = FNV1a.hash(record.stream)
             guard partition(ofHash: fnv, count: count) == p else { return }
-            let event = try decode(record)
+            let event = try decode(record, using: &decoder)
             guard event.time <= options.asOf else { return }
             users[slot: users.slot(adding: record.stream, fnv: fnv)].apply(event, decider, options)
         }
@@ -73,7 +74,13 @@ public enum Replay {
 
     /// The event in a record's payload; a payload that is not one is named by its log position.
     public static func decode(_ payload: UnsafeRawBufferPointer, position: UInt64) throws -> Event {
-        do { return try EventCodec.decode(payload) } catch {
+        var decoder = EventCodec.LineDecoder()
+        return try decode(payload, position: position, using: &decoder)
+    }
+
+    /// The same through `decoder`, for loops over many records.
+    static func decode(_ payload: UnsafeRawBufferPointer, position: UInt64, using decoder: inout EventCodec.LineDecoder) throws -> Event {
+        do { return try decoder.decode(payload) } catch {
             throw ProjectionError(position: position, reason: "not a valid event: \(error)")
         }
     }
@@ -81,7 +88,13 @@ public enum Replay {
     /// The event in a record folded by user: its `user` must be the record's stream, and its `id`
     /// the record's id (which the log keeps unique, so no user's events repeat an id).
     static func decode(_ record: RecordView) throws -> Event {
-        let event = try decode(record.payload, position: record.position)
+        var decoder = EventCodec.LineDecoder()
+        return try decode(record, using: &decoder)
+    }
+
+    /// The same through `decoder`, for loops over many records.
+    static func decode(_ record: RecordView, using decoder: inout EventCodec.LineDecoder) throws -> Event {
+        let event = try decode(record.payload, position: record.position, using: &decoder)
         guard UserIndex.isID(event.user, record.stream) else {
             throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(record.streamString)'")
         }

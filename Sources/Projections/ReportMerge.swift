@@ -85,7 +85,7 @@ extension ScheduledNotification {
     /// partition, so entries that tie are one user's, from one list, and keep its order.)
     public static func merging(_ parts: [[ScheduledNotification]]) -> [ScheduledNotification] {
         if parts.count == 1 { return parts[0] }   // already in schedule order
-        return parts.flatMap { $0 }.sorted(by: inScheduleOrder)
+        return parts.flatMap { $0 }.sorted { inScheduleOrder($0, $1) }   // a closure: the comparison inlined (LedgerSnapshot.notifications)
     }
 }
 

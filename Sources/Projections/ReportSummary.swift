@@ -141,7 +141,7 @@ public struct ReportSummary: Sendable {
             schedule.removeAll { users.contains($0.user) }
             schedule.append(contentsOf: notes)
             // Stable: a user's own entries that tie keep the order the fold made them in.
-            schedule.sort(by: Self.inScheduleOrder)
+            schedule.sort { Self.inScheduleOrder($0, $1) }   // a closure: the comparison inlined
         }
         deadlines.removeAll { users.contains($0.user) }
         deadlines.append(contentsOf: new)

@@ -93,12 +93,13 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         }
     }
 
-    /// Appends the schedule as of `instant` to `out`: fired entries are `due`, dropped ones `cancelled`.
-    func schedule(at instant: Timestamp, texts: NotificationTexts, into out: inout [ScheduledNotification]) {
+    /// Appends a user's schedule as of `instant` to `out`: fired entries are `due`, dropped ones `cancelled`.
+    static func schedule(_ notifications: [NotificationEntry], of user: String, at instant: Timestamp, texts: NotificationTexts,
+                         into out: inout [ScheduledNotification]) {
         for n in notifications {
             let trial = n.kind == .trialEnding
             out.append(ScheduledNotification(
-                user: state.user, kind: n.kind, fireAt: n.fireAt,
+                user: user, kind: n.kind, fireAt: n.fireAt,
                 deepLink: trial ? texts.trialEndingLink : texts.paymentFailedLink,
                 copy: trial ? texts.trialEndingCopy : texts.paymentFailedCopy,
                 channels: n.inAppOnly ? NotificationTexts.inAppOnly : NotificationTexts.pushAndInApp,

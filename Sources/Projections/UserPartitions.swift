@@ -23,11 +23,4 @@ struct UserPartitions: Sendable {
     var users: [String] { tables.flatMap(\.users) }
     /// Every fold, partition after partition.
     var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
-
-    /// Runs `body` on every fold, partition after partition, lent in place: a `for` over `folds`
-    /// copies each fold (a dozen reference counts up and down), and a `borrowing` parameter
-    /// cannot be copied implicitly, so the reports that read folds this way copy none.
-    func forEachFold(_ body: (borrowing UserFold) -> Void) {
-        for t in tables { t.storage.withUnsafeBufferPointer { folds in for i in folds.indices { body((folds.baseAddress! + i).pointee) } } }
-    }
 }

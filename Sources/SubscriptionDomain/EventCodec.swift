@@ -15,14 +15,16 @@ public enum EventCodec {
 
     /// Decodes one line. `position`, `version` and `recorded` (as export prints them) are accepted and ignored.
     /// The `data` fields are read into slots (the type may come after them), then the type takes its own.
+    /// To decode many lines, `LineDecoder` reuses its slots.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(EventDecodingError) -> Event {
-        var event = Event(id: "", user: "", time: Timestamp(nanoseconds: 0), data: .accountCreated)
-        try decode(line, into: &event)
-        return event
+        var decoder = LineDecoder()
+        return try decoder.decode(line)
     }
 
-    /// Decodes one line into `event`, field by field in place.
-    static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event) throws(EventDecodingError) {
+    /// Decodes one line into `event`, field by field in place, through the `data` slots `fields`,
+    /// which must be empty and which a decoded line leaves empty (its type took its fields, the
+    /// rest went to `event.extra`); after a throw they may hold some of the line's fields.
+    static func decode(_ line: UnsafeRawBufferPointer, into event: inout Event, slots fields: inout EventFields) throws(EventDecodingError) {
         var s = JSONScanner(line)
         if line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
             throw EventDecodingError("the line starts with a UTF-8 byte order mark (EF BB BF): save the file as UTF-8 without a BOM", column: 1)
@@ -32,7 +34,6 @@ public enum EventCodec {
         // The type and its place in `EventType.cases` (set, or the line is refused below).
         var typeIndex = 0
         var type = EventType.cases[typeIndex]
-        var fields = EventFields()
         var present: UInt32 = 0
         if s.peek() == 0x7D { s.i += 1 } else {
             while true {

@@ -36,6 +36,34 @@ import Testing
         }
     }
 
+    @Test func aLineDecoderReusingItsSlotsGivesEachLineWhatAFreshDecodeGives() {
+        let t = #""user":"u","time":"2026-01-06T10:00:00Z""#
+        let lines = [
+            #"{"id":"a","type":"transfer",\#(t),"data":{"to":"u2","transaction":"t0","zeta":[1]}}"#,
+            #"{"id":"b","type":"account_created",\#(t),"data":{}}"#,
+            // Refused after its product and transaction were read; the next line lacks both.
+            #"{"id":"c","type":"purchase",\#(t),"data":{"product":"p","transaction":"t1","expires":"soon"}}"#,
+            #"{"id":"d","type":"purchase",\#(t),"data":{"expires":"2026-02-01T00:00:00Z"}}"#,
+            #"{"id":"e","type":"purchase",\#(t),"data":{"product":"p","transaction":"t2","expires":"2026-02-01T00:00:00Z","price":"1.50","currency":"EUR"}}"#,
+            #"{"id":"f","type":"cancellation",\#(t),"data":{"price":"9.99","reason":"r","zeta":2}}"#,
+            #"{"id":"g","type":"renewal",\#(t),"data":{"product":"p","transaction":"t3","expires":"2026-03-01T00:00:00Z"}}"#,
+            #"{"id":"h","type":"paywall_viewed",\#(t),"data":{"context":"c"}}"#,
+        ]
+        func outcome(_ decode: () throws(EventDecodingError) -> Event) -> String {
+            do { return "\(try decode())" } catch { return "refused: \(error)" }
+        }
+        var decoder = EventCodec.LineDecoder()
+        var refused = 0
+        for line in lines {
+            let fresh = outcome { () throws(EventDecodingError) in try EventCodec.decode(line) }
+            var bytes = Array(line.utf8)
+            let reused = bytes.withUnsafeMutableBytes { b in outcome { () throws(EventDecodingError) in try decoder.decode(UnsafeRawBufferPointer(b)) } }
+            #expect(reused == fresh, "\(line)")
+            if fresh.hasPrefix("refused") { refused += 1 }
+        }
+        #expect(refused == 2)
+    }
+
     @Test func offTypeCatalogFieldsAreKeptAndWrittenBackInTheCatalogsOrder() throws {
         // A price, a product and a quantity on a cancellation, before an unknown field and out of order.
         let line = #"{"id":"c","type":"cancellation","user":"u","time":"2026-01-06T10:00:00Z","data":{"zeta":1,"quantity":2,"price":"9.990","reason":"r","product":"p"}}"#
