@@ -21,6 +21,21 @@ indirect enum JSON {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Prints `items` as one JSON array and a newline, element after element, without building
+    /// the whole array first (what `.array(…).rendered` would do).
+    static func printArray<S: Sequence>(_ items: S, _ element: (S.Element) -> JSON) {
+        var out: [UInt8] = [0x5B]
+        var first = true
+        for item in items {
+            if !first { out.append(0x2C) }
+            first = false
+            element(item).render(into: &out)
+            if out.count >= 1 << 16 { Console.out(bytes: out); out.removeAll(keepingCapacity: true) }
+        }
+        out.append(contentsOf: "]\n".utf8)
+        Console.out(bytes: out)
+    }
+
     func render(into out: inout [UInt8]) {
         switch self {
         case .string(let s): EventCodec.appendString(s, to: &out)
@@ -50,22 +65,62 @@ struct TextTable {
     var headers: [String]
     var rows: [[String]] = []
 
-    var aligned: String {
-        let widths = headers.indices.map { c in max(headers[c].count, rows.map { $0[c].count }.max() ?? 0) }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).enumerated().map { i, p in i == cells.count - 1 ? p.0 : p.0.padding(p.1) }.joined(separator: "  ")
-        }
-        return ([line(headers)] + rows.map(line)).joined(separator: "\n") + "\n"
+    /// Columns padded to their widest cell (in characters), two spaces apart; the last column unpadded.
+    var aligned: String { collected(.table) }
+
+    var csv: String { collected(.csv) }
+
+    func render(_ format: OutputFormat) -> String { collected(format) }
+
+    /// Writes the table to standard output as it goes, without building it whole first (a
+    /// schedule of a million rows is over 100 MB).
+    func print(_ format: OutputFormat) {
+        write(format) { Console.out(bytes: $0); $0.removeAll(keepingCapacity: true) }
     }
 
-    var csv: String {
-        func field(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-        }
-        return ([headers] + rows).map { $0.map(field).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    private func collected(_ format: OutputFormat) -> String {
+        var all: [UInt8] = []
+        write(format) { all.append(contentsOf: $0); $0.removeAll(keepingCapacity: true) }
+        return String(decoding: all, as: UTF8.self)
     }
 
-    func render(_ format: OutputFormat) -> String { format == .csv ? csv : aligned }
+    /// Renders row after row into a buffer, handing it to `emit` whenever it passes 64 KiB and at the end.
+    private func write(_ format: OutputFormat, emit: (inout [UInt8]) -> Void) {
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        let widths = format == .csv ? [] : headers.indices.map { c in max(Self.width(headers[c]), rows.map { Self.width($0[c]) }.max() ?? 0) }
+        func line(_ cells: [String]) {
+            for (i, cell) in cells.enumerated() {
+                if format == .csv {
+                    if i > 0 { out.append(0x2C) }
+                    if cell.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A }) {
+                        out.append(0x22)
+                        for b in cell.utf8 { out.append(b); if b == 0x22 { out.append(0x22) } }
+                        out.append(0x22)
+                        continue
+                    }
+                    out.append(contentsOf: cell.utf8)
+                } else {
+                    if i > 0 { out.append(0x20); out.append(0x20) }
+                    out.append(contentsOf: cell.utf8)
+                    if i < cells.count - 1 { out.append(contentsOf: repeatElement(0x20, count: max(0, widths[i] - Self.width(cell)))) }
+                }
+            }
+            out.append(0x0A)
+            if out.count >= 1 << 16 { emit(&out) }
+        }
+        line(headers)
+        for row in rows { line(row) }
+        emit(&out)
+    }
+
+    /// A cell's width in characters: its byte count when it is ASCII (most cells), without
+    /// breaking it into grapheme clusters.
+    static func width(_ s: String) -> Int {
+        var high: UInt8 = 0
+        for b in s.utf8 { high |= b }
+        return high < 0x80 ? s.utf8.count : s.count
+    }
 }
 
 /// Standard output and error, written through one buffered path.
@@ -74,6 +129,11 @@ enum Console {
 
     static func out(_ s: String) {
         buffer.append(contentsOf: s.utf8)
+        if buffer.count > 1 << 16 { flush() }
+    }
+
+    static func out(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
         if buffer.count > 1 << 16 { flush() }
     }
 

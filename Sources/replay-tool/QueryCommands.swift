@@ -186,13 +186,13 @@ enum QueryCommands {
         }) { $0.notifications() })
         switch format {
         case .json:
-            Console.out(JSON.array(list.map { n in .object([
+            JSON.printArray(list) { n in .object([
                 ("user", .string(n.user)), ("kind", .string(n.kind.rawValue)), ("fireAt", .time(n.fireAt)), ("deepLink", .string(n.deepLink)),
                 ("copy", .string(n.copy)), ("channels", .array(n.channels.map { .string($0) })), ("status", .string(n.status.rawValue)),
-            ]) }).rendered + "\n")
+            ]) }
         case .table, .csv:
-            Console.out(TextTable(headers: ["fireAt", "user", "kind", "status", "channels", "deepLink", "copy"],
-                                  rows: list.map { [$0.fireAt.description, $0.user, $0.kind.rawValue, $0.status.rawValue, $0.channels.joined(separator: "+"), $0.deepLink, $0.copy] }).render(format))
+            TextTable(headers: ["fireAt", "user", "kind", "status", "channels", "deepLink", "copy"],
+                      rows: list.map { [$0.fireAt.description, $0.user, $0.kind.rawValue, $0.status.rawValue, $0.channels.joined(separator: "+"), $0.deepLink, $0.copy] }).print(format)
         }
         return 0
     }

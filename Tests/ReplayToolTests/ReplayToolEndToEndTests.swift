@@ -190,6 +190,31 @@ import Testing
         #expect(dora["kind"] as? String == "payment_failed" && dora["status"] as? String == "due" && dora["channels"] as? [String] == ["push", "in_app"])
     }
 
+    /// The schedule printed as a table aligns columns by characters (a user id with an accent is
+    /// one character wider per letter, not per byte), and as CSV quotes a cell holding a comma or a quote.
+    @Test func tablesAlignByCharactersAndCSVQuotesCommasAndQuotes() throws {
+        let s = Scratch()
+        let users = ["zoë", #"o"neil,jr"#, "al"]
+        let lines = users.enumerated().map { i, u in
+            let quoted = u.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"")
+            return #"{"id":"t\#(i)","type":"purchase","user":"\#(quoted)","time":"2026-02-01T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"tx\#(i)","expires":"2026-02-08T10:00:00Z","offer":"free_trial","price":"0","currency":"USD"}}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: s.path + "/in.jsonl", atomically: true, encoding: .utf8)
+        #expect(Tool.run(["import", "--log", s.log, s.path + "/in.jsonl"]).status == 0)
+        let table = Tool.run(["notifications", "--log", s.log, "--at", "2026-02-06T12:00:00Z"]).out.split(separator: "\n").map(String.init)
+        #expect(table.count == 4, "\(table)")
+        // Every line's `kind` column starts at the same character (not byte) offset as the header's.
+        let kindAt = table[0].distance(from: table[0].startIndex, to: table[0].range(of: "kind")!.lowerBound)
+        for line in table.dropFirst() {
+            #expect(line.distance(from: line.startIndex, to: line.range(of: "trial_ending")!.lowerBound) == kindAt, "\(table)")
+        }
+        let csv = Tool.run(["notifications", "--log", s.log, "--at", "2026-02-06T12:00:00Z", "--format", "csv"]).out
+        #expect(csv.contains(#","o""neil,jr",trial_ending,"#) && csv.contains(",zoë,trial_ending,"), "\(csv)")
+        let json = Tool.json(Tool.run(["notifications", "--log", s.log, "--at", "2026-02-06T12:00:00Z", "--format", "json"]).out) as? [[String: Any]]
+        #expect(Set(json?.compactMap { $0["user"] as? String } ?? []) == Set(users))
+        #expect(Tool.run(["notifications", "--log", s.log, "--at", "2026-01-01T00:00:00Z", "--format", "json"]).out == "[]\n")
+    }
+
     @Test func historyExplainsEachEventMarksLateOnesAndShowsWhatWasKnownThen() throws {
         let s = Scratch()
         let lines = try String(contentsOfFile: Tool.packageRoot + "/events/handz.jsonl", encoding: .utf8).split(separator: "\n")
