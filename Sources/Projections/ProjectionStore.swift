@@ -14,8 +14,9 @@ import SubscriptionDomain
 /// 4 bytes. It is written and read in chunks of 1 MiB, so neither side holds a second copy.
 public struct ProjectionStore {
     /// Bump when the fold or its stored form changes: stored projections of other versions are rebuilt.
-    /// 2: binary file (1 was JSON). 3: the log's chain hash at the checkpoint.
-    public static let codeVersion = 3
+    /// 2: binary file (1 was JSON). 3: the log's chain hash at the checkpoint. 4: a catch-up folds
+    /// transfer recipients again (one caught up by 3 could hand a received subscription on twice).
+    public static let codeVersion = 4
     static let magic = Array("LDGPROJ\n".utf8)
 
     public let logDirectory: String
@@ -142,14 +143,25 @@ public struct ProjectionStore {
             let decider = PlanDecider(profile: profile)
             var read = 0
             var touched: Set<String> = []
+            // Who received a subscription by transfer: their kept fold holds it after their own events.
+            var recipients: Set<String> = []
+            users.forEachFold { if let to = $0.transferOut?.to { recipients.insert(to) } }
+            // The recipients of the touched users' transfers as they were kept.
+            var handedTo: Set<String> = []
             try log.forEach(from: stored.position + 1) { record in
                 read += 1
                 let event = try Replay.decode(record)
+                if !touched.contains(event.user), let to = users[event.user]?.transferOut?.to { handedTo.insert(to) }
                 users.update(event.user) { $0.apply(event, decider, options) }
                 touched.insert(event.user)
             }
-            try Replay.refold(log: log, users: touched.filter { users[$0]!.outOfOrder }, decider: decider, options: options) { users[$0] = $1 }
-            Replay.handTransfers(&users, options: options)
+            try Replay.refoldWithTransfers(
+                log: log, users: &users, decider: decider, options: options,
+                // Folded again from their own streams, then handed what was transferred to them, as
+                // a full replay does: late events, and anyone whose received subscription or whose
+                // sender's changed (their new events landed on top of what was handed to them).
+                refold: touched.filter { users[$0]!.outOfOrder || recipients.contains($0) }.union(handedTo)
+                    .union(touched.compactMap { users[$0]?.transferOut?.to }))
             refresh = Refresh(recordsRead: read, rebuilt: false, position: head)
         } else {
             // Folded through this handle's head, so the checkpoint below names exactly what was folded.

@@ -20,6 +20,36 @@ extension Replay {
         }
     }
 
+    /// Folds `refold` again from their own streams (one pass over the log per round) and hands each
+    /// of them the subscriptions transferred to them, senders in id order, as `handTransfers` does
+    /// in a full replay; the other users' folds are kept. When a refolded user's own transfer now
+    /// goes to someone else (or nowhere), that recipient is folded again too, until nothing moves.
+    static func refoldWithTransfers(log: EventLog, users: inout UserPartitions, decider: PlanDecider, options: ReplayOptions,
+                                    refold start: Set<String>) throws {
+        var done = Set<String>()
+        var pending = start
+        while !pending.isEmpty {
+            let round = pending
+            done.formUnion(round)
+            pending = []
+            var before: [String: String] = [:]
+            for user in round { if let to = users[user]?.transferOut?.to { before[user] = to } }
+            try refold(log: log, users: round, decider: decider, options: options) { user, fold in
+                users[user] = fold.state.lastEventTime == nil ? nil : fold
+            }
+            for user in round where users[user]?.transferOut?.to != before[user] {
+                for to in [before[user], users[user]?.transferOut?.to] { if let to, !done.contains(to) { pending.insert(to) } }
+            }
+        }
+        var outgoing: [(String, UserFold.Transfer)] = []
+        users.forEachFold { f in if let t = f.transferOut, done.contains(t.to) { outgoing.append((f.state.user, t)) } }
+        outgoing.sort { $0.0 < $1.0 }
+        for (_, transfer) in outgoing {
+            var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
+            if decider.receiveTransfer(&recipient.state, transfer.subscription, at: transfer.time) { users[transfer.to] = recipient }
+        }
+    }
+
     /// One user's history as of `options.asOf`, as a full replay would fold it: their own stream
     /// and the subscriptions transferred to them. A `transfer` is in its sender's stream; with a
     /// handle opened with indexes and `secondaryKeys`, both are read through the indexes,

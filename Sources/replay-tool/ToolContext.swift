@@ -132,6 +132,8 @@ enum Common {
         if !FileManager.default.fileExists(atPath: dir + "/segments") {
             throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
         }
+        // A partition declaration that does not read is damage to every command, as to import and verify.
+        _ = try EventLog.declaredPartition(directory: dir)
     }
 
     /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with

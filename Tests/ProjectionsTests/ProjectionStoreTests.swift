@@ -42,6 +42,46 @@ import SubscriptionDomain
         Self.same(try store.snapshot(asOf: Timestamp.parse("2026-02-01T00:00:00Z")!), try log.replay(at: "2026-02-01T00:00:00Z"))
     }
 
+    /// Transfers: a subscription received and transferred on (A→B→C), a recipient's own purchase
+    /// and refund after receiving, a transfer to someone with a running subscription, a transfer
+    /// back and forth, and a late event of a recipient.
+    static let transferStory: [String] = {
+        func purchase(_ id: String, _ user: String, _ time: String, _ t: String, expires: String) -> String {
+            #"{"id":"\#(id)","type":"purchase","user":"\#(user)","time":"\#(time)T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"\#(t)","expires":"\#(expires)T10:00:00Z","price":"9.99","currency":"USD"}}"#
+        }
+        func transfer(_ id: String, _ user: String, _ time: String, to: String) -> String {
+            #"{"id":"\#(id)","type":"transfer","user":"\#(user)","time":"\#(time)T12:00:00Z","data":{"to":"\#(to)"}}"#
+        }
+        return [
+            purchase("a1", "alice", "2026-01-26", "t1", expires: "2026-02-26"), transfer("a2", "alice", "2026-01-31", to: "bob"),
+            purchase("d1", "dan", "2026-01-20", "t2", expires: "2026-02-20"), transfer("d2", "dan", "2026-01-25", to: "erin"),
+            transfer("b1", "bob", "2026-02-06", to: "carl"),
+            purchase("e1", "erin", "2026-02-01", "t3", expires: "2026-03-01"),
+            #"{"id":"e2","type":"refund","user":"erin","time":"2026-02-03T10:00:00Z","data":{"transaction":"t3","price":"9.99","currency":"USD"}}"#,
+            purchase("f1", "fay", "2026-01-10", "t4", expires: "2026-02-10"), purchase("g1", "gus", "2026-01-05", "t5", expires: "2026-02-05"),
+            transfer("g2", "gus", "2026-01-12", to: "fay"),
+            purchase("h1", "hal", "2026-01-02", "t6", expires: "2026-02-02"), transfer("h2", "hal", "2026-01-15", to: "ian"),
+            transfer("i1", "ian", "2026-01-20", to: "hal"),
+            purchase("b2", "bob", "2026-01-01", "t7", expires: "2026-01-08"),
+        ]
+    }()
+
+    @Test func aKeptProjectionCaughtUpOverTransfersAnswersAsAFullRebuildAtEverySplit() throws {
+        let whole = try TestLog(Self.transferStory)
+        for split in 1..<Self.transferStory.count {
+            let log = try TestLog([])
+            let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+            try Self.append(Self.transferStory[..<split], to: log.path)
+            try store.refresh()
+            try Self.append(Self.transferStory[split...], to: log.path)
+            for at in ["2026-02-07T00:00:00Z", "2026-01-28T00:00:00Z", "2026-03-02T00:00:00Z"] {
+                let kept = try store.snapshot(asOf: Timestamp.parse(at)!), full = try whole.replay(at: at)
+                #expect(kept.userIDs.map { kept.plan(of: $0) } == full.userIDs.map { full.plan(of: $0) }, "split \(split), at \(at)")
+                #expect(kept.revenue() == full.revenue() && kept.counts() == full.counts(), "split \(split), at \(at)")
+            }
+        }
+    }
+
     @Test func aRefreshWithNothingNewReadsNothing() throws {
         let log = try TestLog(Array(Self.lines.prefix(100)))
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)

@@ -45,7 +45,7 @@ extension PartitionedLedger {
         let log = Self.twoPartitionLogs(s)[0]
         try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: log + "/partition"))
         let user = Self.users(in: 0, of: 2, 1)[0]
-        for args in [["counts"], ["funnel"], ["revenue"], ["state", "--user", user], ["history", "--user", user], ["verify"]] {
+        for args in [["counts"], ["funnel"], ["revenue"], ["state", "--user", user], ["history", "--user", user], ["verify"], ["export"], ["cache"]] {
             let r = Self.tool([args[0], "--log", log] + args.dropFirst(), status: 1)
             #expect(r.err.contains("not a partition declaration") && r.err.contains(log + "/partition"), "\(args): \(r.err)")
         }
