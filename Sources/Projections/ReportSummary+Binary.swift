@@ -38,6 +38,9 @@ extension ReportSummary {
         }
         for _ in 0..<(try r.count()) {
             let day = try r.int64()
+            // A trial day is one of a Timestamp's (Int64 nanoseconds): the funnel multiplies it back to seconds.
+            let limit = Int64.max / 1_000_000_000 / 86_400
+            guard (-limit...limit).contains(day) else { throw r.unreadable("trial day \(day) out of range") }
             s.days[day] = DayCount(started: try r.int(), converted: try r.int())
         }
         s.trialsStarted = try r.int()

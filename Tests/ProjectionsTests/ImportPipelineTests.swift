@@ -117,6 +117,45 @@ import SubscriptionDomain
     /// The log's head (position and chain hash, over every byte of every record) for this input
     /// as the single-thread importer wrote it before the pipeline and the encoder's fast paths
     /// (commit 5b84e4d): both paths still write exactly those bytes.
+    /// PROPOSED: the input fails to read part way, with a batch in flight: the import stops at the
+    /// same line with the same summary and log as appending each batch in turn.
+    @Test func aFailingReadStopsTheImportAsAppendingEachBatchInTurn() throws {
+        struct ReadFailed: Error {}
+        for failAt in [3, 40, 200, 900] {
+            var outcomes: [String] = []
+            for pipelined in [false, true] {
+                let dir = NSTemporaryDirectory() + "import-readfail-" + UUID().uuidString
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                var options = EventLog.Options()
+                options.clock = { 1_767_225_600_000 }   // the records' times fixed: the two runs' bytes compare
+                let log = try EventLog(directory: dir, options: options)
+                var importer = EventImporter(log: log)
+                importer.batchSize = 5
+                importer.readSize = 7
+                importer.appendsWhileReading = pipelined
+                var summary = EventImporter.Summary()
+                var kept = RejectedLineCollector()
+                var offset = 0, reads = 0
+                var stopped: String?
+                do {
+                    try importer.importLines(file: "in.jsonl", read: { buffer in
+                        reads += 1
+                        if reads == failAt { throw ReadFailed() }
+                        let n = min(buffer.count, Self.input.count - offset)
+                        Self.input.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+                        offset += n
+                        return n
+                    }, rejected: &kept, into: &summary)
+                } catch let e as ImportInterrupted {
+                    stopped = "line \(e.line): \(e.underlying)"
+                }
+                outcomes.append("\(summary) \(stopped ?? "none") \(log.head) \(kept.rejections.count)")
+            }
+            #expect(outcomes[0] == outcomes[1], "read failing at read \(failAt)")
+            #expect(!outcomes[0].contains("none"))
+        }
+    }
+
     @Test func bothPathsWriteTheBytesTheSingleThreadImporterWroteBefore() throws {
         for pipelined in [false, true] {
             let outcome = try Self.run(pipelined: pipelined, batchSize: 64)

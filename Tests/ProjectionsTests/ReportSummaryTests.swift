@@ -195,6 +195,19 @@ import SubscriptionDomain
         #expect(try !Self.expectSameAsRebuild(store, log.path, at: now).rebuilt)
     }
 
+    /// Whole by its CRC but holding a trial day no instant has (the funnel multiplies it back to
+    /// seconds): refused at reading, never a crash.
+    @Test func aSummaryWithATrialDayOutOfRangeIsRebuiltNotACrash() throws {
+        let now = Self.at("2026-03-15T00:00:00Z")
+        let (log, store, _) = try Self.summarised(Array(Self.base.prefix(300)), at: now)
+        for day in [Int64.min, Int64.max, 106_752, -106_752] {
+            var s = try #require(try ReportSummary.read(path: store.summaryPath, depth: .whole))
+            s.days[day] = ReportSummary.DayCount(started: 1, converted: 0)
+            try s.write(path: store.summaryPath)
+            #expect(try Self.expectSameAsRebuild(store, log.path, at: now).rebuilt, "day \(day)")
+        }
+    }
+
     @Test func aSummaryOfAnotherLogOrAheadOfACutTailIsRebuilt() throws {
         let now = Self.at("2026-03-15T00:00:00Z")
         let (_, _, whole) = try Self.summarised(Array(Self.base.prefix(500)), at: now)
@@ -206,6 +219,65 @@ import SubscriptionDomain
         let (other, otherStore, _) = try Self.summarised(Array(Self.base.dropFirst(500).prefix(500)), at: now)
         Self.writeFile(otherStore.summaryPath, whole)
         #expect(try Self.expectSameAsRebuild(otherStore, other.path, at: now).rebuilt)
+    }
+
+    /// PROPOSED (mutation testing): a summary of another log whose head is at the same position
+    /// (same length, another chain hash) is rebuilt: only the chain hash tells them apart.
+    @Test func aSummaryOfAnotherLogWithAHeadAtTheSamePositionIsRebuilt() throws {
+        let now = Self.at("2026-03-15T00:00:00Z")
+        let lines = Array(Self.base.prefix(300))
+        let (theirs, _, summary) = try Self.summarised(lines, at: now)
+        // The same lines, one view's context changed: as many records, another chain from there on.
+        var altered = lines
+        let k = try #require(altered.firstIndex { $0.contains(#""type":"paywall_viewed""#) && $0.contains(#""context":"settings""#) })
+        altered[k] = altered[k].replacingOccurrences(of: #""context":"settings""#, with: #""context":"history""#)
+        let (ours, store, _) = try Self.summarised(altered, at: now)
+        let (a, b) = (try EventLog(directory: theirs.path, access: .read).head, try EventLog(directory: ours.path, access: .read).head)
+        try #require(a.position == b.position && a.hash != b.hash)
+        Self.writeFile(store.summaryPath, summary)
+        #expect(try Self.expectSameAsRebuild(store, ours.path, at: now).rebuilt)
+    }
+
+    /// PROPOSED: a deadline exactly at the query's instant is re-evaluated (at or before, as documented).
+    @Test func aDeadlineExactlyAtTheQueryInstantIsReEvaluated() throws {
+        let log = try TestLog([
+            #"{"id":"edge_p","type":"purchase","user":"edge","time":"2026-02-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"edge_t","expires":"2026-03-10T00:00:00Z","price":"9.99","currency":"USD"}}"#,
+        ])
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        try Self.expectSameAsRebuild(store, log.path, at: Self.at("2026-03-01T00:00:00Z"))
+        let r = try Self.expectSameAsRebuild(store, log.path, at: Self.at("2026-03-10T00:00:00Z"))
+        #expect(!r.rebuilt && r.expired == 1 && r.usersRefolded == 1, "\(r)")
+    }
+
+    /// PROPOSED: a late event that only moves a notification's fire time (same count, kind and
+    /// flags) changes the schedule the summary keeps.
+    @Test func aLateEventThatOnlyMovesAFireTimeChangesTheSchedule() throws {
+        let log = try TestLog(Array(Self.base.prefix(200)) + [
+            #"{"id":"mv_p","type":"purchase","user":"mover","time":"2026-02-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"mv_t","expires":"2026-03-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
+            #"{"id":"mv_b2","type":"billing_issue","user":"mover","time":"2026-02-20T00:00:00Z","data":{}}"#,
+        ])
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        let now = Self.at("2026-02-25T00:00:00Z")
+        try Self.expectSameAsRebuild(store, log.path, at: now)
+        try Self.append([#"{"id":"mv_b1","type":"billing_issue","user":"mover","time":"2026-02-10T00:00:00Z","data":{}}"#], to: log.path)
+        let r = try Self.expectSameAsRebuild(store, log.path, at: now)
+        let full = try Replay.run(directory: log.path, options: ReplayOptions(profile: .handz, asOf: now)).notifications().filter { $0.user == "mover" }
+        #expect(!r.rebuilt && full.count == 1 && full.first?.fireAt == Self.at("2026-02-10T00:00:00Z"), "\(full)")
+    }
+
+    /// PROPOSED: taking out every contribution put in leaves nothing: no context, day or currency kept at zero.
+    @Test func takingOutEveryContributionPutInLeavesAnEmptySummary() throws {
+        let log = try TestLog(Array(Self.base.prefix(600)))
+        let now = Self.at("2026-03-15T00:00:00Z")
+        let snapshot = try Replay.run(directory: log.path, options: ReplayOptions(profile: .handz, asOf: now))
+        var all: [UserContribution] = []
+        snapshot.users.forEachFold { f in all.append(UserContribution(f.copied, decider: snapshot.decider, at: now)) }
+        var s = ReportSummary(fingerprint: "f", position: 0, hash: .zero, instant: now)
+        for c in all { s.add(c, sign: 1) }
+        #expect(!s.contexts.isEmpty && !s.days.isEmpty && !s.gross.isEmpty && !s.mrr.isEmpty)
+        for c in all.reversed() { s.add(c, sign: -1) }
+        #expect(s.users == 0 && s.contexts.isEmpty && s.days.isEmpty && s.gross.isEmpty && s.refunded.isEmpty && s.adjustment.isEmpty && s.mrr.isEmpty)
+        #expect(s.metricCounts.allSatisfy { $0 == 0 } && s.reached.allSatisfy { $0 == 0 } && s.active == 0 && s.trials == 0 && s.churned == 0)
     }
 
     @Test func aSummaryOfOtherRulesIsNotRead() throws {
