@@ -59,7 +59,9 @@ public struct StreamPartition: Sendable, Equatable, CustomStringConvertible {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasSuffix("\n"), text.utf8.count == bytes.count else { return nil }
         let words = text.dropLast().split(separator: " ", omittingEmptySubsequences: false)
-        guard words.count == 2, words[0] == Self.partitionerName, case .success(let p) = Self.parse(String(words[1])) else { return nil }
+        guard words.count == 2, words[0] == Self.partitionerName, case .success(let p) = Self.parse(String(words[1])),
+              p.declaration == bytes   // exactly as written: no leading zeros (`00/1`)
+        else { return nil }
         self = p
     }
 }

@@ -120,7 +120,7 @@ enum LogCommands {
             Console.out("""
             log:       \(dir)
             segments:  \(report.segments) (\(report.bytes) bytes)
-            records:   \(report.records) (positions 1…\(report.head.position), hash chain checked)
+            records:   \(report.records == 0 ? "0 (no committed batch)" : "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
             head hash: \(report.head.hash)
 
             """)

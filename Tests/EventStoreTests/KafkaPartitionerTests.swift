@@ -44,7 +44,7 @@ import Testing
         let p = StreamPartition(index: 5, of: 12)!
         #expect(String(decoding: p.declaration, as: UTF8.self) == "kafka-murmur2 5/12\n")
         #expect(StreamPartition(declaration: p.declaration) == p)
-        for bad in ["kafka-murmur2 5/12", "kafka-murmur2 12/12\n", "crc32 5/12\n", "kafka-murmur2  5/12\n", "kafka-murmur2 5/12\n\n"] {
+        for bad in ["kafka-murmur2 5/12", "kafka-murmur2 12/12\n", "crc32 5/12\n", "kafka-murmur2  5/12\n", "kafka-murmur2 5/12\n\n", "kafka-murmur2 05/12\n", "kafka-murmur2 5/012\n"] {
             #expect(StreamPartition(declaration: Array(bad.utf8)) == nil, "\(bad)")
         }
     }
