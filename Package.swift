@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "SubscriptionLedger",
+    // macOS 15: the standard library's Int128 (the report summary's exact money sums); Linux has no floor.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "replay-tool", targets: ["replay-tool"]),
         .library(name: "EventStore", targets: ["EventStore"]),

@@ -28,26 +28,33 @@ extension ReportSummary {
         let position = UInt64(bitPattern: try r.int64())
         let hash = EventStore.SHA256.Digest(bytes: try r.raw(32))
         var s = ReportSummary(fingerprint: fingerprint, position: position, hash: hash, instant: try r.time())
+        // A count of users is at most the log's records (every user, a transfer's recipient too, has
+        // one), so that sums and rates over them cannot overflow, whatever a file says.
+        func users() throws -> Int {
+            let n = try r.int()
+            guard n >= 0, position < 1 << 48, n <= Int(position) else { throw r.unreadable("a count of \(n) users in a log of \(position) records") }
+            return n
+        }
         for i in 0..<MetricCounts.capacity { s.metricCounts[i] = try r.varint() }
-        s.users = try r.int()
+        s.users = try users()
         guard try r.count() == s.reached.count else { throw r.unreadable("funnel steps differ") }
-        for i in s.reached.indices { s.reached[i] = try r.int() }
+        for i in s.reached.indices { s.reached[i] = try users() }
         for _ in 0..<(try r.count()) {
             let context = try r.string()
-            s.contexts[context] = try s.reached.indices.map { _ in try r.int() }
+            s.contexts[context] = try s.reached.indices.map { _ in try users() }
         }
         for _ in 0..<(try r.count()) {
             let day = try r.int64()
             // A trial day is one of a Timestamp's (Int64 nanoseconds): the funnel multiplies it back to seconds.
             let limit = Int64.max / 1_000_000_000 / 86_400
             guard (-limit...limit).contains(day) else { throw r.unreadable("trial day \(day) out of range") }
-            s.days[day] = DayCount(started: try r.int(), converted: try r.int())
+            s.days[day] = DayCount(started: try users(), converted: try users())
         }
-        s.trialsStarted = try r.int()
-        s.trialsConverted = try r.int()
-        s.active = try r.int()
-        s.trials = try r.int()
-        s.churned = try r.int()
+        s.trialsStarted = try users()
+        s.trialsConverted = try users()
+        s.active = try users()
+        s.trials = try users()
+        s.churned = try users()
         s.gross = try r.moneySums()
         s.refunded = try r.moneySums()
         s.adjustment = try r.moneySums()
@@ -199,7 +206,12 @@ extension ProjectionReader {
         var out: [String: ReportSummary.MoneySum] = [:]
         for _ in 0..<(try count()) {
             let currency = try string()
-            out[currency] = ReportSummary.MoneySum(sum: try int128(), magnitude: try int128(), holders: try int())
+            let sum = try int128(), magnitude = try int128(), holders = try int()
+            // Far inside Int128 (2^120: 2^48 users of Int64 amounts each), so that updates cannot overflow.
+            guard magnitude >= 0, magnitude <= Int128(1) << 120, sum <= magnitude, sum >= -magnitude, holders >= 0, holders < 1 << 48 else {
+                throw unreadable("the \(currency) sums are out of range")
+            }
+            out[currency] = ReportSummary.MoneySum(sum: sum, magnitude: magnitude, holders: holders)
         }
         return out
     }

@@ -17,15 +17,16 @@ extension ReportSummary {
         var cohorts: [String: (Int, Int)] = [:]
         for (day, d) in days {
             let week = LedgerSnapshot.weekStart(Timestamp(seconds: day * 86_400))
-            cohorts[week, default: (0, 0)].0 += d.started
-            cohorts[week, default: (0, 0)].1 += d.converted
+            // Wrapping: a day's counts are bounded at reading, their sum over days is not.
+            cohorts[week, default: (0, 0)].0 &+= d.started
+            cohorts[week, default: (0, 0)].1 &+= d.converted
         }
         let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
         return FunnelReport(
             steps: FunnelReport.steps(reached),
             byContext: contexts.mapValues { FunnelReport.steps($0) },
-            trialsStarted: cohortList.reduce(0) { $0 + $1.started },
-            trialsConverted: cohortList.reduce(0) { $0 + $1.converted },
+            trialsStarted: cohortList.reduce(0) { $0 &+ $1.started },
+            trialsConverted: cohortList.reduce(0) { $0 &+ $1.converted },
             cohorts: cohortList)
     }
 

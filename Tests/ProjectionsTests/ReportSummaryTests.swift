@@ -195,16 +195,28 @@ import SubscriptionDomain
         #expect(try !Self.expectSameAsRebuild(store, log.path, at: now).rebuilt)
     }
 
-    /// Whole by its CRC but holding a trial day no instant has (the funnel multiplies it back to
-    /// seconds): refused at reading, never a crash.
-    @Test func aSummaryWithATrialDayOutOfRangeIsRebuiltNotACrash() throws {
+    /// Whole by its CRC but holding values no log gives (a trial day no instant has, more users
+    /// than records, sums near Int128's bounds): refused at reading, never a crash in the reports
+    /// or in the next update's arithmetic.
+    @Test func aSummaryWithValuesOutOfRangeIsRebuiltNotACrash() throws {
         let now = Self.at("2026-03-15T00:00:00Z")
         let (log, store, _) = try Self.summarised(Array(Self.base.prefix(300)), at: now)
-        for day in [Int64.min, Int64.max, 106_752, -106_752] {
+        let forgeries: [(String, (inout ReportSummary) -> Void)] = [
+            ("day Int64.min", { $0.days[Int64.min] = ReportSummary.DayCount(started: 1, converted: 0) }),
+            ("day Int64.max", { $0.days[Int64.max] = ReportSummary.DayCount(started: 1, converted: 0) }),
+            ("day 106,752", { $0.days[106_752] = ReportSummary.DayCount(started: 1, converted: 0) }),
+            ("day count Int.max", { $0.days[20_000] = ReportSummary.DayCount(started: Int.max, converted: 0) }),
+            ("trials started Int.max", { $0.trialsStarted = Int.max }),
+            ("users -1", { $0.users = -1 }),
+            ("reached Int.min", { $0.reached[1] = Int.min }),
+            ("gross Int128.max", { $0.gross["USD"] = ReportSummary.MoneySum(sum: .max, magnitude: .max, holders: 1) }),
+            ("holders Int.min", { $0.gross["USD"] = ReportSummary.MoneySum(sum: 0, magnitude: 0, holders: .min) }),
+        ]
+        for (what, forge) in forgeries {
             var s = try #require(try ReportSummary.read(path: store.summaryPath, depth: .whole))
-            s.days[day] = ReportSummary.DayCount(started: 1, converted: 0)
+            forge(&s)
             try s.write(path: store.summaryPath)
-            #expect(try Self.expectSameAsRebuild(store, log.path, at: now).rebuilt, "day \(day)")
+            #expect(try Self.expectSameAsRebuild(store, log.path, at: now).rebuilt, "\(what)")
         }
     }
 
