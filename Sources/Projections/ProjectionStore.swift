@@ -192,11 +192,7 @@ public struct ProjectionStore {
         var later: [String] = []
         users.forEachFold { if ($0.state.lastEventTime ?? instant) > instant { later.append($0.state.user) } }
         if !later.isEmpty {
-            let decider = PlanDecider(profile: profile)
-            try Replay.refold(log: log, users: Set(later), decider: decider, options: options) { user, fold in
-                users[user] = fold.state.lastEventTime == nil ? nil : fold
-            }
-            Replay.handTransfers(&users, options: options)
+            try Replay.refoldWithTransfers(log: log, users: &users, decider: PlanDecider(profile: profile), options: options, refold: Set(later))
         }
         return (LedgerSnapshot(options: options, users: users, headPosition: refresh.position), later, log)
     }

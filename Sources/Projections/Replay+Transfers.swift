@@ -8,11 +8,14 @@ import SubscriptionDomain
 
 extension Replay {
     /// A transferred subscription becomes the recipient's, after the recipient's own events, unless
-    /// the recipient has one running (TRANSFER-IN). Senders are taken in id order.
-    static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions) {
+    /// the recipient has one running (TRANSFER-IN). Senders are taken in id order. With
+    /// `recipients`, only the transfers to them are handed over.
+    static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions, to recipients: Set<String>? = nil) {
         let decider = PlanDecider(profile: options.profile)
         var outgoing: [(String, UserFold.Transfer)] = []
-        users.forEachFold { f in if let t = f.transferOut { outgoing.append((f.state.user, t)) } }
+        users.forEachFold { f in
+            if let t = f.transferOut, recipients?.contains(t.to) ?? true { outgoing.append((f.state.user, t)) }
+        }
         outgoing.sort { $0.0 < $1.0 }
         for (_, transfer) in outgoing {
             var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
@@ -41,13 +44,7 @@ extension Replay {
                 for to in [before[user], users[user]?.transferOut?.to] { if let to, !done.contains(to) { pending.insert(to) } }
             }
         }
-        var outgoing: [(String, UserFold.Transfer)] = []
-        users.forEachFold { f in if let t = f.transferOut, done.contains(t.to) { outgoing.append((f.state.user, t)) } }
-        outgoing.sort { $0.0 < $1.0 }
-        for (_, transfer) in outgoing {
-            var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
-            if decider.receiveTransfer(&recipient.state, transfer.subscription, at: transfer.time) { users[transfer.to] = recipient }
-        }
+        handTransfers(&users, options: options, to: done)
     }
 
     /// One user's history as of `options.asOf`, as a full replay would fold it: their own stream

@@ -20,8 +20,6 @@ extension Common {
             if let first = seen[key] { throw ToolError.usage("--log \(d) names the same folder as --log \(first): give each partition once") }
             seen[key] = d
         }
-        // A declaration that does not read is damage even for one log alone (verify and import refuse it too).
-        if dirs.count == 1 { _ = try EventLog.declaredPartition(directory: dirs[0]) }
         guard dirs.count > 1, whole, let declared = try declaredPartitions(dirs) else { return dirs }
         let held = Set(declared.map(\.index))
         if let missing = (0..<declared[0].count).first(where: { !held.contains($0) }) {

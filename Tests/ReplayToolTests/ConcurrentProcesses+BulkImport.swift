@@ -10,23 +10,13 @@ import Glibc
 extension ConcurrentProcesses {
     @Test func bulkImportsKilledMidFileKeepWholeBatchesInOrderAndDoubleNothing() throws {
         let s = Scratch()
-        let file = s.path + "/events.jsonl"
-        let generated = Tool.run(["generate", "--users", "1000", "--seed", "12"]).out
-        try generated.write(toFile: file, atomically: true, encoding: .utf8)
-        let lines = generated.split(separator: "\n").count
+        let (file, lines) = try Self.generatedLog(s, users: 1000, seed: 12)
         // The ids in the order of their first line (the generator repeats a few: a client retrying).
         var inOrder: [String] = []
         var seen: Set<String> = []
-        for line in generated.split(separator: "\n") {
-            if let id = (Tool.json(String(line)) as? [String: Any])?["id"] as? String, seen.insert(id).inserted { inOrder.append(id) }
+        for line in lines {
+            if let id = line.json["id"] as? String, seen.insert(id).inserted { inOrder.append(id) }
         }
-        func exported() -> [String] {
-            Tool.run(["export", "--log", s.log]).out.split(separator: "\n").compactMap { (Tool.json(String($0)) as? [String: Any])?["id"] as? String }
-        }
-        // The log exists before the first kill (verify of a folder without a log fails, rightly).
-        let first = s.path + "/first.jsonl"
-        try generated.split(separator: "\n").prefix(20).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
-        #expect(Tool.run(["import", "--log", s.log, first]).status == 0)
         var random = SystemRandomNumberGenerator()
         var held = 0
         var cutShort = 0   // rounds the signal stopped part way through the file
@@ -37,7 +27,7 @@ extension ConcurrentProcesses {
             writer.waitUntilExit()
             let verified = Tool.run(["verify", "--log", s.log])
             #expect(verified.status == 0, "round \(k): \(verified.out) \(verified.err)")
-            let ids = exported()
+            let ids = FollowImport.exportedIDs(s.log)
             #expect(ids == Array(inOrder.prefix(ids.count)), "round \(k): the log is not the file's first events in order, once each")
             #expect(ids.count >= held, "round \(k): records were lost")
             held = ids.count
@@ -45,8 +35,8 @@ extension ConcurrentProcesses {
         }
         #expect(cutShort > 0, "no round was stopped part way: the test proved nothing")
         let finish = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
-        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines)
-        #expect(exported() == inOrder)
+        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines.count)
+        #expect(FollowImport.exportedIDs(s.log) == inOrder)
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
     }
 }

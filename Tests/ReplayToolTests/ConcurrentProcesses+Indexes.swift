@@ -20,17 +20,10 @@ extension ConcurrentProcesses {
     /// files were removed (indexed again from the segments).
     @Test func writersKilledBetweenAppendingAndSavingIndexesLoseAndDoubleNothing() throws {
         let s = Scratch()
-        let file = s.path + "/events.jsonl"
-        let generated = Tool.run(["generate", "--users", "300", "--seed", "11"]).out
-        try generated.write(toFile: file, atomically: true, encoding: .utf8)
-        let lines = generated.split(separator: "\n").count
+        let (file, lines) = try Self.generatedLog(s, users: 300, seed: 11)
         // The generator repeats a few ids (a client retrying): each is in the log once.
-        let total = Set(generated.split(separator: "\n").compactMap { (Tool.json(String($0)) as? [String: Any])?["id"] as? String }).count
+        let total = Set(lines.compactMap { $0.json["id"] as? String }).count
         let users = ["u_0", "u_7", "u_150", "u_299", "nobody"]
-        // The log exists before the first reader starts (a reader of a folder without a log fails, rightly).
-        let first = s.path + "/first.jsonl"
-        try generated.split(separator: "\n").prefix(20).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
-        #expect(Tool.run(["import", "--log", s.log, first]).status == 0)
         var random = SystemRandomNumberGenerator()
         for k in 0..<8 {
             let writer = try Self.start("REPLAY_TOOL_INDEX_FLUSH_RECORDS=\(23 + 7 * k) exec replay-tool import --log \(s.log) \(file)")
@@ -43,12 +36,10 @@ extension ConcurrentProcesses {
             #expect(reader.terminationStatus == 0, "round \(k): a reader failed beside the killed writer: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         }
         let finish = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
-        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines)
+        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines.count)
         let again = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
-        #expect(again?["appended"] as? Int == 0 && again?["duplicates"] as? Int == lines)
-        let ids = Tool.run(["export", "--log", s.log]).out.split(separator: "\n").compactMap {
-            (Tool.json(String($0)) as? [String: Any])?["id"] as? String
-        }
+        #expect(again?["appended"] as? Int == 0 && again?["duplicates"] as? Int == lines.count)
+        let ids = FollowImport.exportedIDs(s.log)
         #expect(ids.count == total && Set(ids).count == total)
         let withFiles = Self.lookups(s.log, users: users)
         #expect(FileManager.default.fileExists(atPath: s.log + "/indexes/manifest"))

@@ -21,6 +21,20 @@ import Testing
         return p
     }
 
+    /// A generated population written to scratch/events.jsonl, and a log holding its first 20
+    /// lines (so that the log exists before the first process is killed or a reader starts: a
+    /// folder without a log fails them, rightly). Returns the file and its lines.
+    static func generatedLog(_ s: Scratch, users: Int, seed: Int) throws -> (file: String, lines: [Substring]) {
+        let file = s.path + "/events.jsonl"
+        let generated = Tool.run(["generate", "--users", "\(users)", "--seed", "\(seed)"]).out
+        try generated.write(toFile: file, atomically: true, encoding: .utf8)
+        let lines = generated.split(separator: "\n")
+        let first = s.path + "/first.jsonl"
+        try lines.prefix(20).joined(separator: "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        #expect(Tool.run(["import", "--log", s.log, first]).status == 0)
+        return (file, lines)
+    }
+
     /// New events, each its user's latest: a paywall view per existing user, a purchase per new one.
     static func newEvents(_ count: Int, round: Int, to path: String) throws {
         var lines: [String] = []
