@@ -26,10 +26,11 @@ public enum DurableFile {
         /// Bytes written so far.
         public private(set) var length = 0
 
-        public init(path: String) throws {
+        /// Opens the temporary file beside `path`; `createFolder` makes the folder first if it is missing.
+        public init(path: String, createFolder: Bool = true) throws {
             self.path = path
             let parent = Self.parent(of: path)
-            if !parent.isEmpty { try PlatformDirectory.create(parent) }
+            if createFolder && !parent.isEmpty { try PlatformDirectory.create(parent) }
             Self.removeAbandonedTemporaries(of: path)
             file = try PlatformFile(path: path + Self.temporarySuffix + "\(PlatformProcess.id)-\(UInt32.random(in: 0...UInt32.max))", mode: .createReadWrite)
             try file.truncate(to: 0)
@@ -50,8 +51,7 @@ public enum DurableFile {
             try file.sync()
             try PlatformDirectory.move(file.path, to: path)
             committed = true
-            let parent = Self.parent(of: path)
-            try PlatformDirectory.sync(parent.isEmpty ? "." : parent)
+            try PlatformDirectory.sync(PlatformPath.parent(of: path))
         }
 
         static let temporarySuffix = ".tmp-"

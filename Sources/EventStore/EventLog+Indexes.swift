@@ -78,6 +78,10 @@ extension EventLog {
         }
         guard matches else { return false }
         adopted[last].end = offset + frame.count
+        // The last segment's records behind the covered head are read again, frame by frame
+        // (CRC32C, positions): damage there is found by every handle, not only by `verify`.
+        try Self.checkFrames(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
+                             firstPosition: adopted[last].base)
         segments = adopted
         for i in segments.indices { try checkHeader(of: i == last ? file : PlatformFile(path: segments[i].path, mode: .readOnly), segment: i) }
         self.head = head
@@ -86,6 +90,46 @@ extension EventLog {
         manifestGeneration = manifest.generation
         positionSamples = manifest.samples.map { ($0.position, Self.unpack($0.location), $0.recorded) }
         return true
+    }
+
+    /// Checks every frame of `file` between two offsets (CRC32C of header and body, consecutive
+    /// positions), reading 4 MiB at a time; any failure is damage naming the offset and position.
+    static func checkFrames(of file: PlatformFile, path: String, from start: Int, to end: Int, firstPosition: UInt64) throws {
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
+        var offset = start, expected = firstPosition
+        while offset < end {
+            let want = min(buffer.count, end - offset)
+            let got = try buffer.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: offset) }
+            guard got == want else { throw EventStoreError(.damaged, "segment is shorter than its committed length", path: path, offset: offset + got) }
+            var parsed = 0
+            var grow = 0
+            try buffer.withUnsafeBytes { raw in
+                let b = UnsafeRawBufferPointer(rebasing: raw[0..<want])
+                scanning: while parsed < want {
+                    switch LogFormat.frame(in: b, at: parsed, maxBodySize: Int(UInt32.max)) {
+                    case .end: break scanning
+                    case .torn(let why):
+                        if offset + want == end { throw EventStoreError(.damaged, why, path: path, offset: offset + parsed, position: expected) }
+                        if parsed == 0 { grow = LogFormat.frameHeaderSize + Int(b.le32(0)) }
+                        break scanning
+                    case .damaged(let why):
+                        throw EventStoreError(.damaged, why, path: path, offset: offset + parsed, position: expected)
+                    case .record(let body, let length):
+                        guard body.position == expected else {
+                            throw EventStoreError(.damaged, "record holds position \(body.position) where \(expected) was expected", path: path, offset: offset + parsed, position: expected)
+                        }
+                        expected += 1
+                        parsed += length
+                    }
+                }
+            }
+            if parsed == 0 {
+                // Nothing whole in a full buffer: a frame longer than it (read again with room), or damage.
+                guard grow > buffer.count else { throw EventStoreError(.damaged, "zero fill or a cut frame inside the committed records", path: path, offset: offset, position: expected) }
+                buffer = [UInt8](repeating: 0, count: grow)
+            }
+            offset += parsed
+        }
     }
 
     /// Forgets everything this handle indexed (before indexing the segments again).
@@ -121,7 +165,9 @@ extension EventLog {
     }
 
     private func rebuildIndexes(because damaged: IndexRun.Damaged) throws {
-        try? PlatformDirectory.remove(manifestPath)
+        // Only a writer, under the lock, removes the files; a reader indexes again in memory and
+        // leaves the folder as it found it.
+        if access == .write { try? PlatformDirectory.remove(manifestPath) }
         resetIndexState()
         try catchUp()
         _ = damaged
@@ -159,6 +205,12 @@ extension EventLog {
 
     /// Reads the record an index entry points at; an entry that points at no record is damage of the index.
     func indexedRecord(_ value: UInt64, files: inout [UInt32: PlatformFile]) throws -> Record {
+        try indexedFrame(value, files: &files).record
+    }
+
+    /// The frame an index entry points at (see `indexedRecord`); a record whose body fails its
+    /// CRC under a sound frame header is damage of the log, reported as such.
+    func indexedFrame(_ value: UInt64, files: inout [UInt32: PlatformFile]) throws -> ReadFrame {
         let location = Self.unpack(value)
         guard Int(location.segment) < segments.count, Int(location.offset) < segments[Int(location.segment)].end else {
             throw IndexRun.Damaged(why: "an index entry points past the log")
@@ -166,7 +218,9 @@ extension EventLog {
         do {
             let file = try files[location.segment] ?? PlatformFile(path: segments[Int(location.segment)].path, mode: .readOnly)
             files[location.segment] = file
-            return try read(at: location, in: file)
+            return try readFrame(at: location, in: file)
+        } catch let damaged as DamagedRecord {
+            throw damaged.error
         } catch {
             throw IndexRun.Damaged(why: "an index entry points at no record (\(error))")
         }
@@ -200,8 +254,11 @@ extension EventLog {
         var files: [UInt32: PlatformFile] = [:]
         var out: [Record] = []
         for value in try locations(kind: kind, key: FNV1a.hash(key.utf8)) {
-            let record = try indexedRecord(value, files: &files)
-            if belongs(record) { out.append(record) }
+            let frame = try indexedFrame(value, files: &files)
+            guard belongs(frame.record) else { continue }
+            // A record served to a reader (a user's history) has its chain link checked too.
+            try checkChainLink(of: frame, at: Self.unpack(value), files: &files)
+            out.append(frame.record)
         }
         return out
     }

@@ -112,7 +112,10 @@ extension EventLog {
         let bytes = try file.readBytes(at: start, count: size - start)
         var committed = 0
         var tail: String?
-        var lastCommitBody: (Int, Int)?
+        // The chain: each record must commit to the one before (known unless this handle skipped
+        // the sealed segments before this one); the head's hash is the last commit's.
+        var running: SHA256.Digest? = head.position == 0 ? .zero : (head.hash == .zero ? nil : head.hash)
+        var committedHash: SHA256.Digest?
         var pending: [Pending] = []
         var pendingVersions: [String: UInt64] = [:]
         var next = head.position + 1
@@ -150,7 +153,16 @@ extension EventLog {
                         }
                         throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected", path: path, offset: start + offset, position: next)
                     }
-                    if let line, body.position == line.position, SHA256.hash(body.bytes) != line.hash {
+                    if let r = running, !r.matches(body.previousHash) {
+                        if pastLine(next) {
+                            tail = "record \(next) does not commit to its predecessor, past the committed head (position \(line!.position))"
+                            break scanning
+                        }
+                        throw EventStoreError(.damaged, "hash chain broken: record does not commit to its predecessor (altered or forged; run verify)", path: path, offset: start + offset, position: next)
+                    }
+                    let hash = SHA256.hash(body.bytes)
+                    running = hash
+                    if let line, body.position == line.position, hash != line.hash {
                         throw EventStoreError(.damaged, "record \(next) does not hash to the committed head's hash (segments/\(CommittedHead.fileName)): the log was altered or replaced", path: path, offset: start + offset, position: next)
                     }
                     if options.indexes {
@@ -167,7 +179,8 @@ extension EventLog {
                     }
                     next += 1
                     offset += length
-                    if body.isCommit {
+                    // The committed head marks a commit point too (a log accepted shorter by `recover`).
+                    if body.isCommit || line?.position == body.position {
                         for p in pending {
                             let location = Location(segment: UInt32(i), offset: UInt32(p.offset))
                             if options.indexes {
@@ -177,16 +190,14 @@ extension EventLog {
                         }
                         head.position = body.position
                         headLocation = Self.pack(Location(segment: UInt32(i), offset: UInt32(start + offset - length)))
-                        lastCommitBody = (offset - length + LogFormat.frameHeaderSize, length - LogFormat.frameHeaderSize)
+                        committedHash = hash
                         pending.removeAll(keepingCapacity: true)
                         pendingVersions.removeAll(keepingCapacity: true)
                         committed = offset
                     }
                 }
             }
-            if let (bodyStart, bodyLength) = lastCommitBody {
-                head.hash = SHA256.hash(UnsafeRawBufferPointer(rebasing: b[bodyStart..<(bodyStart + bodyLength)]))
-            }
+            if let committedHash { head.hash = committedHash }
         }
         if tail == nil && !pending.isEmpty { tail = "\(pending.count) whole record(s) of a batch that was never committed" }
         segments[i].end = start + committed
@@ -199,9 +210,23 @@ extension EventLog {
             throw EventStoreError(.damaged, "\(tail) after position \(head.position), at or before the committed head (position \(line.position)): committed records were lost", path: path, offset: start + committed, position: head.position + 1)
         }
         if access == .write {
+            // Without a readable committed head, whole records past the last commit flag may be
+            // committed ones (the checkpoint deleted or lost): a writer does not guess.
+            if committedHead == nil && !pending.isEmpty {
+                throw EventStoreError(.damaged, "\(pending.count) whole record(s) follow the last commit flag and segments/\(CommittedHead.fileName) is missing or unreadable: a writer will not cut records that may have been committed; `replay-tool recover` shows what accepting the log would keep", path: path, offset: start + committed, position: head.position + 1)
+            }
+            // The cut bytes are kept beside the log, as every dropped input is.
+            try keepCutBytes(file: file, from: start + committed, to: size)
             try file.truncate(to: start + committed)
             try file.sync()
             recovery = RecoveryReport(truncatedBytes: size - start - committed, reason: tail, segment: path)
         }
+    }
+
+    /// Copies `from..<to` of a segment about to be cut to `DIR/recovered/` (durably, first).
+    private func keepCutBytes(file: PlatformFile, from: Int, to: Int) throws {
+        guard to > from else { return }
+        let name = directory + "/recovered/" + "cut-\(options.clock())-" + String(file.path.split(separator: "/").last ?? "") + "-from-\(from).bin"
+        try DurableFile.replace(path: name, with: try file.readBytes(at: from, count: to - from))
     }
 }

@@ -131,7 +131,7 @@ public final class EventLog {
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
     /// another program, and a writer will not make a log inside it.
-    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", partitionFileName]
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", "recovered", appFileName, "verified", partitionFileName]
 
     static func checkIsLogFolder(_ directory: String) throws {
         guard PlatformDirectory.exists(directory) else { return }
@@ -150,7 +150,13 @@ public final class EventLog {
     private func openCommittedHead() throws {
         let found = try CommittedHead.read(path: committedHeadPath)
         let writer = CommittedHeadWriter(path: committedHeadPath, current: found)
-        if head.position > 0 && (committedHead.map { $0.position < head.position } ?? true) {
+        // A new log gets its checkpoint at once (position 0): from then on a missing one means
+        // it was removed, and a writer never takes that for leave to cut whole records.
+        let isNew = try segments.isEmpty && PlatformDirectory.list(segmentDirectory).isEmpty
+        if isNew, case .none = found {
+            try writer.write(head)
+            committedHead = head
+        } else if head.position > 0 && (committedHead.map { $0.position < head.position } ?? true) {
             if let last = segments.last { try PlatformFile(path: last.path, mode: .readWrite).sync() }
             try writer.write(head)
             committedHead = head

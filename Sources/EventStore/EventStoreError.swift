@@ -16,6 +16,8 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case recordTooLarge
         /// The caller passed something invalid.
         case invalidArgument
+        /// A file named for output is not one this tool writes (a link, a device, a folder...).
+        case unsuitableFile
     }
 
     public var code: Code
@@ -23,6 +25,8 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String?
     public var offset: Int?
     public var position: UInt64?
+    /// The operating system's error number, for a failed system call.
+    public var errno: Int32?
 
     public init(_ code: Code, _ message: String, path: String? = nil, offset: Int? = nil, position: UInt64? = nil) {
         self.code = code
@@ -33,7 +37,9 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     static func system(_ call: String, path: String, offset: Int?, errno: Int32) -> EventStoreError {
-        EventStoreError(.io, "\(call) failed: \(platformErrorText(errno)) (errno \(errno))", path: path, offset: offset)
+        var e = EventStoreError(.io, "\(call) failed: \(platformErrorText(errno)) (errno \(errno))", path: path, offset: offset)
+        e.errno = errno
+        return e
     }
 
     /// One line: `path@offset (position N): message`.

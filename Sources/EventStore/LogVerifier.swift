@@ -15,17 +15,24 @@ public struct VerificationReport: Sendable {
     public var committedHead: LogHead?
     /// The partition the log declares it holds (its file `partition`); every stream was checked to be in it.
     public var partition: StreamPartition?
+    /// For a scrub (`verify(directory:since:)`): the verified head it started after; records up
+    /// to it were checked by an earlier verify and only their last one is hashed again here.
+    public var since: LogHead?
     public var isIntact: Bool { damage == nil }
 }
 
 /// Checks a whole log without opening it for append: segment headers, every frame's CRC32C,
 /// gapless positions and stream versions, and the SHA-256 hash chain from record 1 to the head.
 public enum LogVerifier {
-    /// Verifies the log in `directory`.
-    public static func verify(directory: String) -> VerificationReport {
+    /// Verifies the log in `directory`; with `since` (a head an earlier verify found intact),
+    /// checks only what follows it: segments before the one holding the next position are not
+    /// read, the record at `since` must still hash to its hash, and every record after it is
+    /// checked as a full verify checks it, except stream versions (they need every record).
+    public static func verify(directory: String, since: LogHead? = nil) -> VerificationReport {
         var report = VerificationReport()
+        report.since = since
         do {
-            try run(directory: directory, into: &report)
+            try run(directory: directory, since: since, into: &report)
         } catch let error as EventStoreError {
             report.damage = error
         } catch {
@@ -34,7 +41,7 @@ public enum LogVerifier {
         return report
     }
 
-    private static func run(directory: String, into report: inout VerificationReport) throws {
+    private static func run(directory: String, since: LogHead?, into report: inout VerificationReport) throws {
         let folder = directory + "/segments"
         guard PlatformDirectory.exists(folder) else {
             throw EventStoreError(.invalidArgument, "no log here (missing segments/ folder)", path: directory)
@@ -63,9 +70,27 @@ public enum LogVerifier {
                 report.damage = EventStoreError(.damaged, "stream '\(foreign.prefix(80))' is in partition \(KafkaPartitioner.partition(of: foreign, count: declared.count))/\(declared.count), not in \(declared), which the log declares", path: directory + "/" + EventLog.partitionFileName)
             }
         }
+        // A scrub starts at the segment holding the position after the verified head.
+        let start = since.map { s in names.lastIndex { $0.0 <= s.position + 1 } ?? 0 } ?? 0
+        var linkKnown = true
+        defer {
+            if report.damage == nil, let since, report.checkedPosition < since.position {
+                report.damage = EventStoreError(.damaged, "the log ends at position \(report.checkedPosition), before position \(since.position) an earlier verify found intact: records were lost", path: folder, position: report.checkedPosition + 1)
+            }
+        }
         for (i, (base, name)) in names.enumerated() {
             let path = folder + "/" + name
             let isLast = i == names.count - 1
+            if i < start {
+                report.segments += 1
+                report.bytes += try PlatformFile(path: path, mode: .readOnly).size()
+                continue
+            }
+            if i == start, let since, start > 0 || since.position > 0 {
+                // The first record read here commits to one this scrub does not read.
+                report.head = LogHead(position: base - 1, hash: .zero)
+                linkKnown = base == 1
+            }
             let file = try PlatformFile(path: path, mode: .readOnly)
             let bytes = try file.readBytes(at: 0, count: try file.size())
             report.segments += 1
@@ -107,23 +132,27 @@ public enum LogVerifier {
                             }
                             throw EventStoreError(.damaged, "record holds position \(body.position) where \(next) was expected (record removed, inserted or reordered)", path: path, offset: offset, position: next)
                         }
-                        guard running.hash.matches(body.previousHash) else {
+                        guard !linkKnown || running.hash.matches(body.previousHash) else {
                             throw EventStoreError(.damaged, "hash chain broken: record does not commit to its predecessor", path: path, offset: offset, position: next)
                         }
+                        linkKnown = true
                         let stream = String(decoding: body.stream, as: UTF8.self)
                         let expected = (pendingVersions[stream] ?? versions[stream] ?? 0) + 1
-                        guard body.version == expected else {
+                        guard since != nil || body.version == expected else {
                             throw EventStoreError(.damaged, "stream '\(stream)' version \(body.version) where \(expected) was expected", path: path, offset: offset, position: next)
                         }
                         pendingVersions[stream] = expected
                         running = LogHead(position: next, hash: SHA256.hash(body.bytes))
                         report.checkedPosition = next
+                        if let since, next == since.position, running.hash != since.hash {
+                            throw EventStoreError(.damaged, "record \(next) no longer hashes to the hash an earlier verify found (the log was altered since)", path: path, offset: offset, position: next)
+                        }
                         if let line, next == line.position, running.hash != line.hash {
                             throw EventStoreError(.damaged, "record \(next) does not hash to the committed head's hash (segments/\(CommittedHead.fileName)): the log was altered or replaced", path: path, offset: offset, position: next)
                         }
                         offset += length
                         uncommitted += 1
-                        if body.isCommit {
+                        if body.isCommit || line?.position == next {
                             committed = running
                             // Counted as they are checked, so a report that stops at damage says how far the log held.
                             report.head = committed

@@ -12,7 +12,7 @@ final class PlatformFile {
     let descriptor: Int32
     let path: String
 
-    enum Mode { case readOnly, readWrite, createReadWrite }
+    enum Mode { case readOnly, readWrite, createReadWrite, createTruncateNoFollow, appendNoFollow }
 
     init(path: String, mode: Mode) throws {
         let flags: Int32
@@ -20,6 +20,9 @@ final class PlatformFile {
         case .readOnly: flags = O_RDONLY | O_CLOEXEC
         case .readWrite: flags = O_RDWR | O_CLOEXEC
         case .createReadWrite: flags = O_RDWR | O_CREAT | O_CLOEXEC
+        // For outputs a person names: a link is not followed, and a FIFO's open does not wait for a reader.
+        case .createTruncateNoFollow: flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        case .appendNoFollow: flags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
         }
         var fd: Int32
         repeat { fd = open(path, flags, 0o644) } while fd < 0 && errno == EINTR
@@ -35,6 +38,13 @@ final class PlatformFile {
         var st = stat()
         guard fstat(descriptor, &st) == 0 else { throw EventStoreError.system("fstat", path: path, offset: nil, errno: errno) }
         return Int(st.st_size)
+    }
+
+    /// Whether the open file is a regular file (not a FIFO, device or socket).
+    func isRegular() throws -> Bool {
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { throw EventStoreError.system("fstat", path: path, offset: nil, errno: errno) }
+        return (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Reads exactly `count` bytes at `offset` unless the file ends first; returns what was read.
@@ -102,9 +112,9 @@ final class PlatformFile {
 }
 
 /// Directory helpers.
-enum PlatformDirectory {
+public enum PlatformDirectory {
     /// Creates `path` (and parents) if missing.
-    static func create(_ path: String) throws {
+    public static func create(_ path: String) throws {
         var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             partial += "/" + component
@@ -160,6 +170,23 @@ enum PlatformDirectory {
         guard exists(path) else { return nil }
         let file = try PlatformFile(path: path, mode: .readOnly)
         return try file.readBytes(at: 0, count: try file.size())
+    }
+}
+
+/// Standard output and error (and any descriptor a caller holds): the write-all loop, once.
+public enum StandardStream {
+    /// Writes all of `bytes` to `descriptor`, going on after short writes and EINTR; a failure is
+    /// an `.io` error carrying errno (ENOSPC on a full disk, EPIPE on a closed pipe).
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw EventStoreError.system("write", path: descriptor == 1 ? "<stdout>" : descriptor == 2 ? "<stderr>" : "fd \(descriptor)", offset: done, errno: errno)
+            }
+            done += n
+        }
     }
 }
 

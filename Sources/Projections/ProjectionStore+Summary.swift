@@ -57,7 +57,7 @@ extension ProjectionStore {
         guard var s = try? ReportSummary.read(path: summaryPath, depth: .whole), isUsable(s, log: log, instant: instant)
         else { return try rebuilt() }
         var users = Set<String>()
-        try log.forEach(from: s.position + 1, through: head) { record in
+        try log.forEach(from: s.position + 1, through: head, after: s.hash) { record in
             refresh.recordsRead += 1
             users.insert(record.streamString)
         }

@@ -148,7 +148,7 @@ public struct ProjectionStore {
             users.forEachFold { if let to = $0.transferOut?.to { recipients.insert(to) } }
             // The recipients of the touched users' transfers as they were kept.
             var handedTo: Set<String> = []
-            try log.forEach(from: stored.position + 1) { record in
+            try log.forEach(from: stored.position + 1, after: stored.hash) { record in
                 read += 1
                 let event = try Replay.decode(record)
                 if !touched.contains(event.user), let to = users[event.user]?.transferOut?.to { handedTo.insert(to) }

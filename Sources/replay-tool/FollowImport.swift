@@ -21,7 +21,9 @@ enum FollowImport {
         do {
             end = try importer.follow(file: "<stdin>", read: { try input.read(into: $0, holding: $1) }, rejected: &kept, into: &summary) { group in
                 Console.out(acknowledgment(group) + "\n")
-                Console.flush()
+                // An acknowledgment that cannot be written ends the run: the sender must not
+                // take silence for a commit it never saw.
+                try Console.flushOrThrow()
             }
         } catch {
             try? kept.close()

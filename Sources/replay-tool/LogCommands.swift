@@ -30,6 +30,9 @@ enum LogCommands {
         let partition = try Common.partition(a)
         for path in a.positionals { try InputFile.check(path) }
         let log = try Common.openLog(a, access: .write)
+        // The first import names the log's app; an import under another app's catalog is refused.
+        try Common.checkApp(profile, directory: Common.logDirectory(a))
+        try log.declareApp(profile.appDeclaration)
         if let reason = log.recovery.reason { Console.err("replay-tool import: recovered the log: cut \(log.recovery.truncatedBytes) bytes (\(reason))") }
         if let partition {
             try log.claim(partition)
@@ -101,12 +104,19 @@ enum LogCommands {
 
     static let verify = CommandSpec(
         name: "verify", summary: "check every frame and the hash chain; print the head hash; exit 1 naming any damage",
-        positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON]
+        positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON,
+                                    OptionSpec(name: "--since-last", value: nil, help: "a scrub: check only what was appended since the last intact verify (DIR/verified)")],
+        details: "An intact verify records its head in DIR/verified; --since-last then reads only the segments from the one\nholding the next position, checks that the recorded head still hashes to its hash, and checks every record after\nit (frames, positions, chain; stream versions only in a full verify). Without a readable DIR/verified it is a full verify."
     ) { a in
         let format = try Common.format(a, allowed: [.table, .json])
         let dir = Common.logDirectory(a)
-        let report = LogVerifier.verify(directory: dir)
+        let since = a.has("--since-last") ? try VerifiedMark.read(directory: dir) : nil
+        let report = LogVerifier.verify(directory: dir, since: since)
         if let damage = report.damage, damage.code == .invalidArgument { throw ToolError.input(damage.description) }
+        // The next scrub starts here (a derived file, named by what it says; ignored if it does not check).
+        if report.isIntact && report.head.position > 0 && report.head.hash != .zero {
+            do { try VerifiedMark.write(report.head, directory: dir) } catch let e as EventStoreError { throw ToolError.input("cannot record the verified head: \(e.description)") }
+        }
         if format == .json {
             Console.out(JSON.object([
                 ("intact", .bool(report.isIntact)), ("segments", .int(report.segments)), ("records", .int(Int(report.records))),
@@ -115,12 +125,13 @@ enum LogCommands {
                 ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
                 ("partition", .text(report.partition?.description)),
                 ("checkedPosition", .int(Int(report.checkedPosition))),
+                ("since", report.since.map { .int(Int($0.position)) } ?? .null),
             ]).rendered + "\n")
         } else {
             Console.out("""
             log:       \(dir)
             segments:  \(report.segments) (\(report.bytes) bytes)
-            records:   \(report.records == 0 ? "0 (no committed batch)" : "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
+            records:   \(report.records == 0 ? "0 (no committed batch)" : report.since.map { "\(report.records) (positions \($0.position + 1)…\(report.head.position) checked now; 1…\($0.position) by an earlier verify, position \($0.position) hashed again)" } ?? "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
             head hash: \(report.head.hash)
 
             """)
@@ -133,7 +144,11 @@ enum LogCommands {
             if report.damage != nil, report.checkedPosition > report.records {
                 Console.out("checked:   positions \(report.records + 1)…\(report.checkedPosition) whole, in the batch the damage cuts off before its commit\n")
             }
-            if let tail = report.tail { Console.out("tail:      \(tail) (cut on the next open for append)\n") }
+            if let tail = report.tail {
+                // Without a committed head, whole records past the last commit flag are not cut by a writer.
+                let kept = report.committedHead == nil && tail.contains("never committed")
+                Console.out("tail:      \(tail) (\(kept ? "no committed head says whether they were committed: a writer leaves them; see replay-tool recover" : "cut on the next open for append"))\n")
+            }
             Console.out(report.isIntact ? "intact:    yes\n" : "intact:    NO\n")
         }
         if let damage = report.damage {
@@ -141,6 +156,54 @@ enum LogCommands {
             return 1
         }
         return 0
+    }
+
+    static let recover = CommandSpec(
+        name: "recover", summary: "say what accepting a damaged or cut log would keep and drop; --accept-loss does it, keeping the dropped bytes",
+        positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON,
+                                    OptionSpec(name: "--accept-loss", value: nil, help: "cut the log after the last good record; the dropped bytes go to DIR/recovered/")],
+        details: """
+        Kept: every whole record from position 1 whose CRCs and hash-chain link check, up to the first damage, and never
+        past a readable committed head. Without --accept-loss nothing is written: exit 0 if nothing would be dropped, 1 if
+        something would. With it, the dropped bytes are first copied (and synced) to DIR/recovered/, then the log is cut,
+        segments/committed-head is set to the last kept record and the index files are dropped (derived, rebuilt).
+        """
+    ) { a in
+        let format = try Common.format(a, allowed: [.table, .json])
+        let dir = Common.logDirectory(a)
+        try Common.requireLog(dir)
+        let plan = try LogRecovery.plan(directory: dir)
+        var kept: [String] = []
+        let accept = a.has("--accept-loss")
+        if accept && plan.changesLog {
+            let stamp = Common.now().description.replacingOccurrences(of: ":", with: "")
+            kept = try LogRecovery.accept(plan, directory: dir, stamp: stamp)
+        }
+        if format == .json {
+            Console.out(JSON.object([
+                ("keepPosition", .int(Int(plan.keep.position))), ("keepHash", .string(plan.keep.hash.description)),
+                ("problem", .text(plan.problem)), ("droppedBytes", .int(plan.droppedBytes)), ("droppedRecords", .int(Int(plan.droppedRecords))),
+                ("cutSegment", .text(plan.cutSegment)), ("cutOffset", plan.cutSegment == nil ? .null : .int(plan.cutOffset)),
+                ("laterSegments", .array(plan.laterSegments.map { .string($0) })), ("accepted", .bool(accept && plan.changesLog)),
+                ("keptFiles", .array(kept.map { .string($0) })),
+            ]).rendered + "\n")
+        } else {
+            Console.out("log:       \(dir)\n")
+            if let problem = plan.problem { Console.out("problem:   \(problem)\n") }
+            Console.out("keeps:     positions 1…\(plan.keep.position) (head hash \(plan.keep.hash))\n")
+            if let cut = plan.cutSegment {
+                Console.out("drops:     \(plan.droppedBytes) bytes from \(cut)@\(plan.cutOffset)\(plan.laterSegments.isEmpty ? "" : " and \(plan.laterSegments.count) later segment(s)"), holding \(plan.droppedRecords) whole record(s)\n")
+                Console.out(accept ? "done:      the dropped bytes are kept in \(kept.joined(separator: ", "))\n"
+                                   : "to accept: replay-tool recover --log \(dir) --accept-loss (the dropped bytes are kept in \(dir)/recovered/)\n")
+            } else {
+                Console.out("drops:     nothing\n")
+                if plan.changesLog {
+                    Console.out(accept ? "done:      segments/committed-head now names position \(plan.keep.position)\n"
+                                       : "to accept: replay-tool recover --log \(dir) --accept-loss (sets segments/committed-head to position \(plan.keep.position))\n")
+                }
+            }
+        }
+        return plan.changesLog && !accept ? 1 : 0
     }
 
     static let cache = CommandSpec(

@@ -1,5 +1,6 @@
 import Foundation
 import SubscriptionDomain
+import EventStore
 
 /// The output formats of query commands.
 enum OutputFormat: String {
@@ -123,9 +124,15 @@ struct TextTable {
     }
 }
 
-/// Standard output and error, written through one buffered path.
+/// Standard output and error, written through one buffered path. A failed write to standard
+/// output (a full disk, a closed pipe) is kept and ends the command with exit 1 and one line
+/// naming it; nothing is silently dropped.
 enum Console {
     nonisolated(unsafe) static var buffer: [UInt8] = []
+    /// The first failed write to standard output (errno), if any.
+    nonisolated(unsafe) static var outputFailure: Int32?
+    /// Whether that failure was already turned into the command's error line.
+    nonisolated(unsafe) static var failureReported = false
 
     static func out(_ s: String) {
         buffer.append(contentsOf: s.utf8)
@@ -139,24 +146,39 @@ enum Console {
 
     static func flush() {
         guard !buffer.isEmpty else { return }
-        writeAll(1, buffer)
+        if outputFailure == nil, let failed = writeAll(1, buffer) { outputFailure = failed }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes, then throws if any write to standard output failed so far.
+    static func flushOrThrow() throws {
+        flush()
+        if let failed = outputFailure {
+            failureReported = true
+            throw ToolError.input(outputFailureText(failed))
+        }
+    }
+
+    static func outputFailureText(_ code: Int32) -> String {
+        "cannot write to standard output: \(String(cString: strerror(code))) (errno \(code)); the output is incomplete"
     }
 
     static func err(_ s: String) {
         flush()
-        writeAll(2, Array((s.hasSuffix("\n") ? s : s + "\n").utf8))
+        _ = writeAll(2, Array((s.hasSuffix("\n") ? s : s + "\n").utf8))
     }
 
-    /// Writes all bytes to a file descriptor, looping over short writes and EINTR.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { b in
-            var done = 0
-            while done < b.count {
-                let n = write(fd, b.baseAddress! + done, b.count - done)
-                if n < 0 { if errno == EINTR { continue }; return }
-                done += n
-            }
+    /// Writes all bytes to a file descriptor, looping over short writes and EINTR; returns the
+    /// errno of a failed write, nil when all went out.
+    @discardableResult
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+        do {
+            try bytes.withUnsafeBytes { try StandardStream.writeAll(fd, $0) }
+            return nil
+        } catch let e as EventStoreError {
+            return e.errno ?? EIO
+        } catch {
+            return EIO
         }
     }
 

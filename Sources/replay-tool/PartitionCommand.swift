@@ -25,11 +25,7 @@ enum PartitionCommand {
         let format = try Common.format(a, allowed: [.table, .json])
         for path in a.positionals { try InputFile.check(path) }
         let out = a.value("--out") ?? "."
-        do {
-            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        } catch {
-            throw ToolError.input("\(out): cannot make the folder (\(error.localizedDescription))")
-        }
+        try PartitionFiles.writing { try PlatformDirectory.create(out) }
         var files = try PartitionFiles(folder: out, count: Int(count))
         var kept = RejectedLinesFile(logDirectory: out)
         var rejected = 0
@@ -130,11 +126,7 @@ struct PartitionFiles {
         events = Array(repeating: 0, count: count)
         buffers = Array(repeating: [], count: count)
         flushAt = max(4096, (16 << 20) / count)
-        for path in paths {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw Self.failure("open", path) }
-            _ = Foundation.close(fd)
-        }
+        for path in paths { try Self.writing { try OutputFile.append(UnsafeRawBufferPointer(start: nil, count: 0), to: path, truncating: true) } }
     }
 
     /// Adds one line (without its newline) to partition `p`.
@@ -153,14 +145,12 @@ struct PartitionFiles {
     private mutating func flush(_ p: Int) throws {
         guard !buffers[p].isEmpty else { return }
         let path = paths[p]
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw Self.failure("open", path) }
-        defer { _ = Foundation.close(fd) }
-        try buffers[p].withUnsafeBytes { try BufferedFile.writeAll(fd, $0) { Self.failure($0, path) } }
+        try buffers[p].withUnsafeBytes { bytes in try Self.writing { try OutputFile.append(bytes, to: path, truncating: false) } }
         buffers[p].removeAll(keepingCapacity: true)
     }
 
-    static func failure(_ call: String, _ path: String) -> ToolError {
-        ToolError.input("\(path): cannot write: \(call) failed: \(String(cString: strerror(errno))) (errno \(errno))")
+    /// Runs a write, its failure a one-line input error (exit 1).
+    static func writing(_ body: () throws -> Void) throws {
+        do { try body() } catch let e as EventStoreError { throw ToolError.input("cannot write: \(e.description)") }
     }
 }

@@ -44,7 +44,9 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
+        let userLog = try Common.userLog(a, user: user)
+        try Common.checkApp(profile, directory: userLog)
+        let log = try Common.openLog(a, directory: userLog)
         let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
         switch format {
@@ -81,7 +83,9 @@ enum QueryCommands {
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
-        let log = try Common.openLog(a, directory: try Common.userLog(a, user: user))
+        let userLog = try Common.userLog(a, user: user)
+        try Common.checkApp(profile, directory: userLog)
+        let log = try Common.openLog(a, directory: userLog)
         let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at),
                                          knownAt: try Common.time(a, "--as-known-at"))
         var rows: [[String]] = []

@@ -11,13 +11,14 @@ enum ReportCommand {
         positionals: nil,
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
-                  Common.at, OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html)")],
+                  Common.at, OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only")],
         details: "Charts: funnel per context, trial conversion by weekly cohort, MRR and active subscriptions and trials per week,\nrevenue and refunds per month per currency, churn per week, retention by start month; tables: revenue, counts,\nthe notification schedule. Every figure equals the JSON of counts/funnel/revenue/notifications at --at (and\nof revenue/funnel --by week|month to --at)."
     ) { a in
         let names = a.all("--profile")
         guard names.count <= 2 else { throw ToolError.usage("report takes one --profile, or two to add the rule-change diff") }
         let at = try Common.at(a)
         let out = a.value("--out") ?? "report.html"
+        if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
         // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
@@ -49,19 +50,11 @@ enum ReportCommand {
             notifications: NotificationSummary.merging(summaries), weekly: weekly, monthly: monthly, comparison: comparison)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         let page = Array(ReportPage.html(input).utf8)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: out, isDirectory: &isFolder), isFolder.boolValue {
-            throw ToolError.input("\(out): is a folder; --out names the report's file (e.g. \(out)/report.html)")
+        if out == "-" {
+            Console.out(bytes: page)
+            return 0
         }
-        let folder = (out as NSString).deletingLastPathComponent
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            throw ToolError.input("\(out): the folder \(folder) does not exist")
-        }
-        do {
-            try DurableFile.replace(path: out, with: page)
-        } catch let e as EventStoreError {
-            throw ToolError.input("cannot write the report: \(e.description)")
-        }
+        try Common.writeOutput(page, to: out, what: "the report")
         Console.out("wrote \(out) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
         return 0
     }

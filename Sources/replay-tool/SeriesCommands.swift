@@ -32,6 +32,7 @@ enum SeriesCommands {
         let directory = directory ?? Common.logDirectory(a)
         try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
+        try Common.checkApp(profile, directory: directory)
         let to = try at ?? Common.windowEnd(a)
         let from = try Common.time(a, "--from")
         if let from, from >= to, !emptyWindow { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }

@@ -23,6 +23,7 @@ extension Common {
         let profile = try Common.profile(a.value("--profile"))
         return try logDirectories(a).map { directory in
             try requireLog(directory)
+            try checkApp(profile, directory: directory)
             let store = ProjectionStore(logDirectory: directory, profile: profile)
             let summary = try store.summary(asOf: now, notifications: notifications).summary
             if let r = fromSummary(summary, now, profile) { return r }

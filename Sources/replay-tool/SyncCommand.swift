@@ -32,6 +32,7 @@ enum SyncCommand {
             return 0
         }
         try Common.requireLog(a)
+        try Common.checkApp(profile, directory: Common.logDirectory(a))
         let at = try Common.time(a, "--at")
         do {
             var sync = PostgresSync(logDirectory: Common.logDirectory(a), profile: profile,

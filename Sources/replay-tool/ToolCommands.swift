@@ -9,18 +9,16 @@ enum ToolCommands {
         name: "generate", summary: "a realistic synthetic population as JSON Lines (same seed, same file)", positionals: nil,
         options: [Common.log, Common.profile, OptionSpec(name: "--users", value: "N", help: "number of users"),
                   OptionSpec(name: "--seed", value: "S", help: "random seed (default 1)"),
-                  OptionSpec(name: "--out", value: "FILE", help: "write here instead of stdout")]
+                  OptionSpec(name: "--out", value: "FILE", help: "write here instead of stdout (- is stdout); a regular file only")]
     ) { a in
         guard let users = try Common.number(a, "--users", in: 1...UInt64(Int.max)) else { throw ToolError.usage("generate needs --users N (a positive integer)") }
         let n = Int(users)
         let seed = try Common.number(a, "--seed", in: 0...UInt64.max) ?? 1
         let generator = PopulationGenerator(profile: try Common.profile(a.value("--profile")), users: n, seed: seed)
-        var file: FileHandle?
-        if let path = a.value("--out") {
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw ToolError.input("\(path): cannot write")
-            }
-            file = h
+        // `-` is standard output, as for import's input.
+        var file: OutputFile?
+        if let path = a.value("--out"), path != "-" {
+            do { file = try OutputFile(path: path) } catch let e as EventStoreError { throw ToolError.input(e.description) }
         }
         var chunk: [UInt8] = []
         for u in 0..<n {
@@ -29,13 +27,17 @@ enum ToolCommands {
                 chunk.append(0x0A)
             }
             if chunk.count > 1 << 20 || u == n - 1 {
-                if let file { file.write(Data(chunk)) } else { Console.out(String(decoding: chunk, as: UTF8.self)) }
+                if let file {
+                    do { try file.write(chunk) } catch let e as EventStoreError { throw ToolError.input("cannot write the events: \(e.description)") }
+                } else {
+                    Console.out(bytes: chunk)
+                }
                 chunk.removeAll(keepingCapacity: true)
                 Console.progress("generated \(u + 1) of \(n) users")
             }
         }
         Console.endProgress()
-        try file?.close()
+        do { try file?.commit() } catch let e as EventStoreError { throw ToolError.input("cannot write the events: \(e.description)") }
         return 0
     }
 

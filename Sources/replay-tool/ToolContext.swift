@@ -106,6 +106,33 @@ enum Common {
         }
     }
 
+    /// Refuses a profile of another app than the one the log holds (its file `app`, written by
+    /// the first import): its products would be read under the wrong catalog (exit 2).
+    static func checkApp(_ profile: Profile, directory: String) throws {
+        guard let declared = try EventLog.declaredApp(directory: directory) else { return }
+        guard let app = Profile.appName(inDeclaration: declared) else {
+            throw ToolError.input("\(directory)/\(EventLog.appFileName): not an app declaration (expected one line 'app NAME')")
+        }
+        guard app == profile.app else {
+            throw ToolError.usage("\(directory) holds \(app)'s events (its file \(EventLog.appFileName)); profile '\(profile.name)' is for \(profile.app): use a profile of \(app) (replay-tool profiles)")
+        }
+    }
+
+    /// Refuses an output name before a command works for it: a symbolic link, folder, FIFO,
+    /// device or socket, or a name in a missing folder (exit 1, one line).
+    static func checkOutput(_ path: String) throws {
+        do { try OutputFile.check(path) } catch let e as EventStoreError { throw ToolError.input(e.description) }
+    }
+
+    /// Writes `bytes` as the file `path` (atomically: a temporary file renamed over it).
+    static func writeOutput(_ bytes: [UInt8], to path: String, what: String) throws {
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch let e as EventStoreError {
+            throw ToolError.input("cannot write \(what): \(e.description)")
+        }
+    }
+
     /// The log named by `--log`; `indexes: false` for a reader that scans instead of looking up streams or ids.
     static func openLog(_ a: ParsedArguments, directory: String? = nil, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
         let dir = directory ?? logDirectory(a)
@@ -142,6 +169,7 @@ enum Common {
         let directory = directory ?? logDirectory(a)
         try requireLog(directory)   // the projection or the rebuild opens the log itself
         let profile = try profile ?? Common.profile(a.value("--profile"))
+        try checkApp(profile, directory: directory)
         let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")
         if from == nil && to == nil && !a.has("--include-sandbox") {

@@ -6,7 +6,7 @@ import SubscriptionDomain
 /// replay-tool: the command line of the subscription ledger (CONTRACT.md §5).
 let commands: [CommandSpec] = [
     LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
-    QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify,
+    QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify, LogCommands.recover,
     QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, SyncCommand.spec, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
 ]
 
@@ -43,7 +43,9 @@ func runTool(_ args: [String]) -> Int32 {
     do {
         try Common.checkFixedClock()
         let parsed = try ArgumentParser.parse(rest, for: command)
-        return try command.run(parsed)
+        let status = try command.run(parsed)
+        try Console.flushOrThrow()
+        return status
     } catch let e as ToolError {
         Console.err("replay-tool \(name): \(OneLine.escaped(e.message))")
         return e.exitCode
@@ -57,6 +59,11 @@ func runTool(_ args: [String]) -> Int32 {
 }
 
 PlatformProcess.ignoreFileSizeLimitSignal()
-let status = runTool(Array(CommandLine.arguments.dropFirst()))
+var status = runTool(Array(CommandLine.arguments.dropFirst()))
 Console.flush()
+if let failed = Console.outputFailure, !Console.failureReported {
+    // A command that failed to write its output never exits 0, whatever it had decided.
+    _ = Console.writeAll(2, Array("replay-tool: \(Console.outputFailureText(failed))\n".utf8))
+    if status == 0 { status = 1 }
+}
 exit(status)

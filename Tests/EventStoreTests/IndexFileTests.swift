@@ -187,8 +187,8 @@ enum IndexOracle {
         }
     }
 
-    /// The operator accepted a shorter log (a tail cut below the files' head, the committed-head
-    /// file removed), and other records were appended past the cut: the files are not used.
+    /// The operator accepted a shorter log (a tail cut below the files' head, accepted through
+    /// `LogRecovery`), and other records were appended past the cut: the files are not used.
     @Test func indexFilesAheadOfATailCutBelowTheirHeadAreRebuilt() throws {
         let dir = TemporaryDirectory()
         let ids = try IndexOracle.build(dir.path, count: 30)
@@ -197,7 +197,7 @@ enum IndexOracle {
         let cutAt = fileBytes(last).count - 20
         for appendAfter in [false, true] {
             writeFileBytes(last, Array(fileBytes(last).prefix(cutAt)))
-            try FileManager.default.removeItem(atPath: dir.path + "/segments/committed-head")
+            _ = try LogRecovery.accept(try LogRecovery.plan(directory: dir.path), directory: dir.path, stamp: "test")
             IndexOracle.restore(dir.path, files)
             var all = ids
             if appendAfter {

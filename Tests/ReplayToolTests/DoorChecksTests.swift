@@ -55,7 +55,7 @@ import Testing
         let s = Scratch()
         #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
         let folder = Tool.run(["report", "--log", s.log, "--out", s.path])
-        #expect(folder.status == 1 && folder.err == "replay-tool report: \(s.path): is a folder; --out names the report's file (e.g. \(s.path)/report.html)\n")
+        #expect(folder.status == 1 && folder.err == "replay-tool report: \(s.path): is a folder; an output is written to a regular file only (or - for standard output)\n", "\(folder.err)")
         let missing = Tool.run(["report", "--log", s.log, "--out", s.path + "/nowhere/r.html"])
         #expect(missing.status == 1 && missing.err == "replay-tool report: \(s.path)/nowhere/r.html: the folder \(s.path)/nowhere does not exist\n")
         #expect(!FileManager.default.fileExists(atPath: s.path + "/nowhere"))

@@ -57,7 +57,9 @@ import Testing
             // The records it names are durable first: the last segment write (if this process wrote
             // records) is followed by an fdatasync of that segment, before the checkpoint's write.
             let lastRecords = before.lastIndex { $0.isSegment && $0.name.hasPrefix("pwrite") }
-            let syncedAfter = before[(lastRecords.map { $0 + 1 } ?? before.startIndex)...].contains {
+            // A new log's first checkpoint (position 0, before any segment exists) names no records.
+            let namesNoRecords = !before.contains { $0.isSegment }
+            let syncedAfter = namesNoRecords || before[(lastRecords.map { $0 + 1 } ?? before.startIndex)...].contains {
                 $0.isSegment && $0.name == "fdatasync" && (lastRecords == nil || $0.path == calls[lastRecords!].path)
             }
             #expect(syncedAfter, "\(what): checkpoint write #\(writes) before its records were fdatasync'ed: \(calls[..<(k + 1)].suffix(6))")

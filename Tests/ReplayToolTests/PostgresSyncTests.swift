@@ -328,7 +328,12 @@ extension PostgresSync {
         // MirrorMate and HowRU both own a `subscriptions` table: one database each.
         let mirrormate = try pg.createDatabase()
         #expect(SyncFixture.sync(log, "mirrormate", mirrormate, ["--init"]).status == 0)
-        let howru = SyncFixture.sync(log, "howru", mirrormate, ["--init"])
+        // A log holds one app: HowRU's profile on this MirrorMate log is refused before any database work.
+        let refused = SyncFixture.sync(log, "howru", mirrormate, ["--init"])
+        #expect(refused.status == 2 && refused.err.contains("holds MirrorMate's events"), "\(refused.err)")
+        let howruText = SyncFixture.withUUIDUsers(Tool.run(["generate", "--users", "5", "--seed", "4", "--profile", "howru"]).out, namespace: 13).text
+        let howruLog = try SyncFixture.log(s, "howru", profile: "howru", howruText)
+        let howru = SyncFixture.sync(howruLog, "howru", mirrormate, ["--init"])
         #expect(howru.status == 1 && howru.err.contains("of its own"), "\(howru.err)")
         // Without --init, in a database set up for another app: the missing table, and the way out.
         let sample = try String(contentsOfFile: Tool.packageRoot + "/events/tomo.jsonl", encoding: .utf8)
@@ -394,8 +399,8 @@ extension PostgresSync {
         let log = try SyncFixture.log(s, "ledger", profile: "howru", text)
         let db = try pg.createDatabase()
         let r = SyncFixture.sync(log, "mirrormate", db, ["--init"])
-        #expect(r.status == 1 && r.err.contains("which profile mirrormate does not list: sync a log under the profile it was imported with"), "\(r.err)")
-        #expect(try pg.rows(db, "SELECT count(*) FROM subscriptions") == [["0"]])
+        #expect(r.status == 2 && r.err.contains("holds HowRU's events") && r.err.contains("profile 'mirrormate' is for MirrorMate"), "\(r.err)")
+        #expect(try pg.rows(db, "SELECT count(*) FROM pg_tables WHERE tablename = 'subscriptions'") == [["0"]])
         #expect(SyncFixture.sync(log, "howru", try pg.createDatabase(), ["--init"]).status == 0)
     }
 

@@ -37,15 +37,16 @@ import Testing
 
     @Test func cacheWritesTheEventCacheAndRebuildsAnswerTheSame() throws {
         let s = Scratch()
-        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 0)
-        let before = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        let grace = Queries.handzGraceSeven(s)
+        let before = Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", grace, "--format", "json", "--at", "2026-02-06T12:00:00Z"])
         let built = Tool.run(["cache", "--log", s.log, "--format", "json"])
         #expect(built.status == 0)
         let summary = try #require(Tool.json(built.out) as? [String: Any])
         let events = try #require(summary["events"] as? Int)
         #expect(events > 0 && summary["bytes"] as? Int ?? 0 > 0)
         #expect(FileManager.default.fileExists(atPath: s.log + "/projections/events.cache"))
-        let after = Tool.run(["diff", "--log", s.log, "--profile", "tomo", "--profile", "handz", "--format", "json"])
+        let after = Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", grace, "--format", "json", "--at", "2026-02-06T12:00:00Z"])
         #expect(before.status == after.status && before.out == after.out && !after.out.isEmpty)
         #expect(Tool.run(["cache", "--log", s.log + "/missing"]).status != 0)
     }
@@ -141,6 +142,25 @@ import Testing
         let s = Scratch()
         Tool.run(["import", "--log", s.log, "events/handz.jsonl"], now: "2026-02-06T12:00:00Z")
         return s
+    }
+
+    /// Four more Handz events (new users' accounts) in a file of `s`, for a second import into a
+    /// Handz log (a log holds one app's events).
+    static func moreHandz(_ s: Scratch) -> String {
+        let path = s.path + "/more-handz.jsonl"
+        let lines = (1...4).map { #"{"id":"more-\#($0)","type":"account_created","user":"newcomer-\#($0)","time":"2026-02-0\#($0)T10:00:00Z","data":{},"source":"server"}"# }
+        try! (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A profile file of Handz with a billing grace of 7 days instead of 3: a rule change of the same app.
+    static func handzGraceSeven(_ s: Scratch) -> String {
+        var profile = Tool.json(Tool.run(["profiles", "show", "handz"]).out) as! [String: Any]
+        profile["name"] = "handz-grace7"
+        profile["billingGraceDays"] = 7
+        let path = s.path + "/handz-grace7.json"
+        try! JSONSerialization.data(withJSONObject: profile).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     @Test func stateJSONHasEveryContractKey() {
@@ -293,7 +313,7 @@ import Testing
         #expect(r.out.contains("checked:   positions 1…\(damagedAt - 1) whole") && r.out.contains("records:   0 (no committed batch)"), "\(r.out)")
         // The committed records checked before damage are counted: here the handz batch, whole, then damage in the next one.
         let two = Queries.handzLog()
-        Tool.run(["import", "--log", two.log, "--profile", "tomo", "events/tomo.jsonl"])
+        Tool.run(["import", "--log", two.log, Queries.moreHandz(two)])
         let last = try Self.lastSegment(two.log)
         var both = [UInt8](FileManager.default.contents(atPath: last)!)
         both[both.count - 30] ^= 0x01
@@ -303,7 +323,7 @@ import Testing
         // An import adopts index files that cover the damaged records without reading them (only
         // the records after their head are scanned); without them it scans and names the damage.
         try? FileManager.default.removeItem(atPath: s.log + "/indexes")
-        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, Queries.moreHandz(s)]).status == 1)
     }
 
     /// The last segment file of the log at `log`.
@@ -315,7 +335,7 @@ import Testing
         let s = Queries.handzLog()
         // A crash during the second import, before its checkpoint: the checkpoint still names record 43.
         let checkpoint = FileManager.default.contents(atPath: s.log + "/segments/committed-head")!
-        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, Queries.moreHandz(s)])
         let segment = try Self.lastSegment(s.log)
         let bytes = [UInt8](FileManager.default.contents(atPath: segment)!)
         _ = FileManager.default.createFile(atPath: segment, contents: Data(bytes.dropLast(40)))
@@ -324,7 +344,7 @@ import Testing
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as! [String: Any]
         #expect(verify["intact"] as? Bool == true && verify["records"] as? Int == 43 && verify["tail"] is String)
         #expect(verify["committedPosition"] as? Int == 43)
-        let r = Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
+        let r = Tool.run(["import", "--log", s.log, Queries.moreHandz(s)])
         #expect(r.status == 0 && r.err.contains("recovered the log"))
         #expect(r.out == "appended 4, duplicates 0, rejected 0\n")
         #expect(Tool.run(["verify", "--log", s.log]).status == 0)
@@ -334,7 +354,7 @@ import Testing
         let s = Queries.handzLog()
         let before = try Self.lastSegment(s.log)
         let short = FileManager.default.contents(atPath: before)!
-        Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"])
+        Tool.run(["import", "--log", s.log, Queries.moreHandz(s)])
         // The segment as it was before the committed second import: whole frames, 4 committed records gone.
         _ = FileManager.default.createFile(atPath: before, contents: short)
         let r = Tool.run(["verify", "--log", s.log])
@@ -342,7 +362,7 @@ import Testing
         let json = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
         #expect(json?["records"] as? Int == 43 && json?["tail"] is NSNull, "what follows is never called a tail to cut")
         #expect(Tool.run(["counts", "--log", s.log]).status == 1)
-        #expect(Tool.run(["import", "--log", s.log, "--profile", "tomo", "events/tomo.jsonl"]).status == 1)
+        #expect(Tool.run(["import", "--log", s.log, Queries.moreHandz(s)]).status == 1)
         #expect(FileManager.default.contents(atPath: before) == short, "lost records are reported, never papered over")
     }
 

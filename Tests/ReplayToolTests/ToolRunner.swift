@@ -28,21 +28,25 @@ enum Tool {
     /// Runs the tool with `args`; `via` runs it under another program instead (`["/usr/bin/time", "-o", F]`);
     /// `environment` adds variables (test hooks such as `REPLAY_TOOL_IMPORT_BATCH`).
     @discardableResult
+    /// `cwd` runs it in another folder (the package root by default); `stdout` sends its standard
+    /// output to that file or node instead of a pipe (`out` is then empty).
     static func run(_ args: [String], now: String? = "2026-02-06T12:00:00Z", stdin: String? = nil, via: [String] = [],
-                    environment: [String: String] = [:]) -> ToolRun {
+                    environment: [String: String] = [:], cwd: String? = nil, stdout: String? = nil) -> ToolRun {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: via.first ?? binary)
         p.arguments = via.isEmpty ? args : Array(via.dropFirst()) + [binary] + args
-        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        p.currentDirectoryURL = URL(fileURLWithPath: cwd ?? packageRoot)
         var env = ProcessInfo.processInfo.environment
         if let now { env["REPLAY_TOOL_NOW"] = now } else { env.removeValue(forKey: "REPLAY_TOOL_NOW") }
         env.merge(environment) { $1 }
         p.environment = env
         let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
+        let sink = stdout.flatMap { FileHandle(forWritingAtPath: $0) }
+        p.standardOutput = sink ?? out
         p.standardError = err
         p.standardInput = input
         try! p.run()
+        if sink != nil { try? out.fileHandleForWriting.close() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         let o = out.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// What read commands do with a damaged or forged log: answer with the damage (exit 1, named),
+/// never with an answer, and never by changing the log's folder.
+@Suite struct DamagedLogReads {
+    /// Every command that reads the log, as a person would type it.
+    static let readCommands: [[String]] = [
+        ["counts"], ["funnel"], ["revenue"], ["notifications"], ["state", "--user", "dora"], ["state", "--user", "carol"],
+        ["history", "--user", "carol"], ["export"], ["report", "--out", "-"], ["counts", "--by", "month"],
+    ]
+
+    /// A handz log whose kept files (projection, summary, indexes) are all written.
+    static func keptLog(_ s: Scratch) throws -> String {
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        for command in readCommands { #expect(Tool.run(command + ["--log", s.log]).status == 0, "\(command)") }
+        return s.log
+    }
+
+    @Test func aFlippedByteIsAnsweredWithTheDamageByEveryReadCommandAndTheFolderIsLeftAsItWas() throws {
+        let s = Scratch()
+        let log = try Self.keptLog(s)
+        var segment = try SegmentSurgery(log: log)
+        try segment.flipByte(inRecord: 19)
+        try segment.write()
+        let before = folderContents(log)
+        for command in Self.readCommands {
+            let run = Tool.run(command + ["--log", log])
+            #expect(run.status == 1, "\(command): \(run.out)")
+            #expect(run.err.contains("(position 19): record checksum (CRC32C) mismatch"), "\(command): \(run.err)")
+            #expect(run.out.isEmpty || command == ["report", "--out", "-"] && !run.out.contains("<html"), "\(command) printed an answer")
+        }
+        #expect(folderContents(log) == before, "a read command changed the log's folder")
+        #expect(FileManager.default.fileExists(atPath: log + "/indexes/manifest"))
+    }
+
+    @Test func aForgedRecordIsNeverServedWithOrWithoutDerivedFiles() throws {
+        let s = Scratch()
+        let log = try Self.keptLog(s)
+        let gross = Tool.run(["revenue", "--log", log, "--format", "json"]).out
+        var segment = try SegmentSurgery(log: log)
+        try segment.forge(position: 16, replacing: "\"9.99\"", with: "\"1.99\"")
+        try segment.write()
+        // The user whose record was forged: their records are read, and the forged one breaks its link.
+        for command in [["state", "--user", "carol"], ["history", "--user", "carol"], ["export"]] {
+            let run = Tool.run(command + ["--log", log])
+            #expect(run.status == 1 && run.err.contains("hash chain broken"), "\(command): \(run.status) \(run.err)")
+            #expect(!run.out.contains("\"1.99\""))
+        }
+        // A kept projection was checked over the records before the forgery: it may answer, never with the forged price.
+        let kept = Tool.run(["revenue", "--log", log, "--format", "json"])
+        #expect(kept.status == 1 || kept.out == gross, "\(kept.out)")
+        // Without derived files, every report reads the records again and stops at the broken link.
+        try FileManager.default.removeItem(atPath: log + "/projections")
+        try FileManager.default.removeItem(atPath: log + "/indexes")
+        for command in [["counts"], ["funnel"], ["revenue"], ["notifications"], ["export"], ["counts", "--by", "month"]] {
+            let run = Tool.run(command + ["--log", log])
+            #expect(run.status == 1 && run.err.contains("hash chain broken"), "\(command): \(run.status) \(run.err)")
+            #expect(!run.out.contains("1.99"))
+        }
+        let verify = Tool.run(["verify", "--log", log])
+        #expect(verify.status == 1 && verify.err.contains("position 17") && verify.err.contains("hash chain broken"), "\(verify.err)")
+    }
+
+    @Test func aScrubChecksOnlyWhatWasAppendedAndStillCatchesAChangedVerifiedHead() throws {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+        let scrub = Tool.run(["verify", "--log", s.log, "--since-last", "--format", "json"])
+        let report = try #require(Tool.json(scrub.out) as? [String: Any])
+        #expect(scrub.status == 0 && report["since"] as? Int == 43 && report["intact"] as? Bool == true, "\(scrub.out)")
+        // The verified head's own record changed: the scrub reads it again and says so.
+        var segment = try SegmentSurgery(log: s.log)
+        try segment.flipByte(inRecord: 43)
+        try segment.write()
+        let changed = Tool.run(["verify", "--log", s.log, "--since-last"])
+        #expect(changed.status == 1 && changed.err.contains("position 43"), "\(changed.err)")
+        // A mark that does not check is ignored: a full verify.
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: s.log + "/verified"))
+        let full = Tool.run(["verify", "--log", s.log, "--format", "json"])
+        #expect((Tool.json(full.out) as? [String: Any])?["since"] is NSNull)
+    }
+}
