@@ -15,7 +15,7 @@ public struct SHA256: Sendable {
         /// The all-zero digest: the chain's predecessor of record 1.
         public static let zero = Digest(words: (0, 0, 0, 0))
 
-        init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+        package init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
         /// A digest from its 32 bytes, as FIPS 180-4 prints them.
         public init(bytes: [UInt8]) {
@@ -23,7 +23,7 @@ public struct SHA256: Sendable {
             self = bytes.withUnsafeBytes { Digest(raw: $0) }
         }
 
-        init(raw b: UnsafeRawBufferPointer) {
+        package init(raw b: UnsafeRawBufferPointer) {
             words = (UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
                      UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
                      UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
@@ -124,7 +124,7 @@ public struct SHA256: Sendable {
 
     /// The same, with the CPU's instructions or the Swift rounds as told (tests compare the two).
     @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer, hardware: Bool) -> Digest {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, hardware: Bool) -> Digest {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         let n = bytes.count
