@@ -41,7 +41,9 @@ let package = Package(
         .executableTarget(name: "parquet-bench", dependencies: ["Parquet", "CSVTable"], path: "Benchmarks/parquet-bench"),
         .executableTarget(name: "http-bench", dependencies: ["HTTPServer"], path: "Benchmarks/http-bench"),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], resources: [.copy("Resources")]),
-        .testTarget(name: "StoreSignatureTests", dependencies: ["StoreSignature", "Cryptography"], resources: [.copy("Resources")]),
+        // Certificates and signatures made with openssl, for the signature tests and the import door's.
+        .target(name: "AppleChainFixture", dependencies: ["StoreSignature", "Cryptography"], path: "Tests/Fixtures/AppleChainFixture"),
+        .testTarget(name: "StoreSignatureTests", dependencies: ["StoreSignature", "Cryptography", "AppleChainFixture"], resources: [.copy("Resources")]),
         .testTarget(name: "TransparencyTests", dependencies: ["Transparency", "Cryptography"], resources: [.copy("Resources")]),
         .testTarget(name: "ParquetTests", dependencies: ["Parquet"]),
         .testTarget(name: "CSVTableTests", dependencies: ["CSVTable"]),
@@ -49,7 +51,7 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["EventStore", "Cryptography"]),
         .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "EventStore", "SubscriptionDomain"]),
-        .testTarget(name: "ReplayToolTests", dependencies: ["replay-tool"]),
+        .testTarget(name: "ReplayToolTests", dependencies: ["replay-tool", "AppleChainFixture"]),
         .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),
     ],
     swiftLanguageModes: [.v6]

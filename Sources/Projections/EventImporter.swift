@@ -66,6 +66,9 @@ public struct EventImporter {
     public var source = PayloadSource.canonical
     /// The app's profile (consumable credits for store payloads).
     public var profile = Profile.handz
+    /// How App Store JWS strings are opened (`--from appstore`): unverified unless the caller
+    /// gives an opener that checks each signature chain.
+    public var jwsOpener = JWSOpener.unverified
     /// A line of more bytes than this (before its `\n`) is rejected without being decoded.
     /// Default: twice the log's record limit, so that a line whose event could fit in a record is
     /// read (an event's canonical form is about as long as its line), while no line is ever held
@@ -323,7 +326,7 @@ public struct EventImporter {
                 } else {
                     switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
                                                 knownUser: { ((try? log.version(of: $0)) ?? 0) > 0 || batchUsers.contains($0) },
-                                                userOfTransaction: { userOf(transaction: $0) }) {
+                                                userOfTransaction: { userOf(transaction: $0) }, opener: jwsOpener) {
                     case .skipped(let type): summary.skipped[type, default: 0] += 1
                     case .events(let events):
                         for event in events {

@@ -26,6 +26,12 @@ public struct Profile: Sendable, Codable, Equatable {
     /// at import; an entitlement accepts them, giving that entitlement and the tier of the catalog's
     /// products that grant it.
     public var unknownProductEntitlement: String? = nil
+    /// The app's bundle id (`com.example.app`); when set, a verified App Store notification for
+    /// another bundle is rejected at import.
+    public var bundleId: String? = nil
+    /// The app's Apple id (App Store Connect); when set, a verified production notification for
+    /// another app is rejected at import (sandbox notifications carry none).
+    public var appAppleId: Int64? = nil
     /// The scheme of paywall deep links, as in `handz://paywall?context=trialEnding`.
     public var deepLinkScheme: String
     public var trialEndingCopy: String

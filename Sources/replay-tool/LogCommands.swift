@@ -8,7 +8,8 @@ enum LogCommands {
     static let importCommand = CommandSpec(
         name: "import", summary: "append events from JSON Lines files (- for stdin); exit 1 if any line was rejected",
         positionals: "FILE…", options: [Common.log, Common.profile, OptionSpec(name: "--format", value: "table|json", help: "summary format (default: table)"),
-                                        OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), decoded App Store Server Notifications V2, or RevenueCat webhooks"),
+                                        OptionSpec(name: "--from", value: "canonical|appstore|revenuecat", help: "what the lines are: our events (default), App Store Server Notifications V2 ({\"signedPayload\": JWS}, verified), or RevenueCat webhooks"),
+                                        AppleSignature.rootOption, AppleSignature.unverifiedOption,
                                         OptionSpec(name: "--follow", value: nil, help: "stream: read a never-ending stdin (FILE must be -), commit a group whenever the input pauses, acknowledge each with one JSON line"),
                                         OptionSpec(name: "--partition", value: "p/N", help: "append only the events whose user is in partition p of N under Kafka's default partitioner; count the others as skipped")],
         details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.\n\nimport --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of\nlines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is\ndurable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}\n(first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left\nout, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -.\n\nimport --partition p/N appends only the events whose user u has (murmur2(utf8(u)) & 0x7fffffff) % N == p, as\nKafka's Java client partitions a topic keyed by user id; the others are counted as skipped. The first such\nimport declares the log partition p/N (DIR/partition); later imports into it must name the same p/N, and the\nlog refuses any other user. Store payloads (--from) are partitioned by the user they resolve to against the\npartition's own users (docs/scaling.md: aliases known in another partition are not seen)."
@@ -41,6 +42,8 @@ enum LogCommands {
         }
         var importer = EventImporter(log: log)
         importer.source = source
+        if source == .appstore { importer.jwsOpener = try AppleSignature.opener(a) }
+        else if a.has("--unverified-jws") || !a.all("--apple-root").isEmpty { throw ToolError.usage("--apple-root and --unverified-jws apply to --from appstore") }
         importer.profile = profile
         importer.partition = partition
         // What was appended is indexed in memory; the index files are brought up to the head at the end.

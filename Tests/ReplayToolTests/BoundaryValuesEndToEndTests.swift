@@ -201,7 +201,7 @@ import Testing
         ]
         let file = s.path + "/apple.jsonl"
         _ = FileManager.default.createFile(atPath: file, contents: Data(lines.joined(separator: "\n").utf8))
-        let r = Tool.run(["import", "--log", s.log, "--from", "appstore", file])
+        let r = Tool.run(["import", "--log", s.log, "--from", "appstore", "--unverified-jws", file])
         Self.expectNoSignal(r, "import --from appstore")
         #expect(r.status == 1 && r.out.hasPrefix("appended 1, duplicates 0, rejected 5"), "\(r.out)")
         let export = Tool.run(["export", "--log", s.log])

@@ -62,16 +62,16 @@ import Testing
         let s = Scratch()
         // The family member's app reports the shared transaction first: its notifications carry no appAccountToken.
         #expect(Tool.run(["import", "--log", s.log, "--profile", "events/stores/profile.json", "events/stores/app-reports.jsonl"]).status == 0)
-        let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "--profile", "events/stores/profile.json", "events/stores/appstore-story.jsonl"])
+        let apple = Tool.run(["import", "--log", s.log, "--from", "appstore", "--unverified-jws", "--profile", "events/stores/profile.json", "events/stores/appstore-story.jsonl"])
         #expect(apple.status == 0 && apple.out == "appended 15, duplicates 1, rejected 0, skipped 1 (TEST 1)\n")
         let bad = s.path + "/bad.jsonl"
         try (#"{"notificationType":"DID_RENEW","notificationUUID":"z","signedDate":1,"data":{"signedTransactionInfo":"eyJ.bm90IGpzb24.sig"}}"# + "\n"
              + #"{"api_version":"1.0","event":{"type":"TEST","id":"t"}}"# + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
-        let r = Tool.run(["import", "--log", s.log, "--from", "appstore", bad])
+        let r = Tool.run(["import", "--log", s.log, "--from", "appstore", "--unverified-jws", bad])
         #expect(r.status == 1)
         #expect(r.err.contains(bad + ":1: data.signedTransactionInfo: the JWS payload is not a base64url-encoded JSON object"))
         #expect(r.err.contains(bad + ":2: a notification needs notificationType"))
-        // The raw body a server receives: {"signedPayload": JWS}, taken without verifying the signature.
+        // The raw body a server receives: {"signedPayload": JWS}, taken without verifying the signature (--unverified-jws).
         let notification = #"{"notificationType":"SUBSCRIBED","subtype":"INITIAL_BUY","notificationUUID":"jws-1","signedDate":1775000000000,"data":{"environment":"Production","signedTransactionInfo":{"appAccountToken":"jws-user","productId":"handz.pro.monthly","transactionId":"j1","purchaseDate":1775000000000,"expiresDate":1777592000000,"price":9990,"currency":"USD"}}}"#
         let payload = Data(notification.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let raw = s.path + "/raw.jsonl"
@@ -84,10 +84,10 @@ import Testing
         let empty = #"{"notificationType":"DID_CHANGE_RENEWAL_STATUS","subtype":"AUTO_RENEW_DISABLED","notificationUUID":"k-2","signedDate":1775000001000,"data":{"signedTransactionInfo":{"appAccountToken":"","originalTransactionId":"elsewhere"}}}"#
         try ([good("k-1", "SUBSCRIBED", "INITIAL_BUY"), empty, good("k-3", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED")].joined(separator: "\n") + "\n")
             .write(toFile: keyless, atomically: true, encoding: .utf8)
-        let k = Tool.run(["import", "--log", s.path + "/keyless", "--from", "appstore", keyless])
+        let k = Tool.run(["import", "--log", s.path + "/keyless", "--from", "appstore", "--unverified-jws", keyless])
         #expect(k.status == 1 && k.out.hasPrefix("appended 2, duplicates 0, rejected 1"), "\(k.out) \(k.err)")
         #expect(k.err.contains(keyless + ":2: notificationType DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED has no appAccountToken"))
-        let signed = Tool.run(["import", "--log", s.log, "--from", "appstore", raw])
+        let signed = Tool.run(["import", "--log", s.log, "--from", "appstore", "--unverified-jws", raw])
         #expect(signed.status == 0 && signed.out == "appended 1, duplicates 0, rejected 0, skipped 0\n1 line(s) taken from signed JWS without verifying the signature (docs/importers.md)\n")
         let rc = Tool.run(["import", "--log", s.path + "/rc", "--from", "revenuecat", "--profile", "events/stores/profile.json", "events/stores/revenuecat-story.jsonl", "--format", "json"])
         let o = Tool.json(rc.out) as! [String: Any]

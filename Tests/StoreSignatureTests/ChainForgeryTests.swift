@@ -1,3 +1,4 @@
+import AppleChainFixture
 import Cryptography
 import Foundation
 import Testing

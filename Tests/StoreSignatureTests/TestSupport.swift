@@ -1,3 +1,4 @@
+import AppleChainFixture
 import Foundation
 
 /// A seeded generator (SplitMix64); tests put the seed in their failure messages.
@@ -34,10 +35,5 @@ enum Resources {
 
 enum Base64URL {
     /// Unpadded base64url (test-side encoder, built on Foundation's).
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func encode(_ bytes: [UInt8]) -> String { OpenSSLChain.base64URL(bytes) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// App Store Server Notifications V2, decoded: one `responseBodyV2DecodedPayload` per line, with
 /// `data.signedTransactionInfo` and `data.signedRenewalInfo` given as their decoded JSON objects
 /// (the receiving server checks the JWS signatures before writing them). See docs/importers.md.
@@ -10,24 +12,62 @@ enum AppStoreNotification {
     /// The notification a line holds: the raw body a server receives (`{"signedPayload": JWS}`)
     /// decoded, and `data.signedTransactionInfo` / `data.signedRenewalInfo` decoded where they are
     /// JWS strings; true if any JWS was decoded (its signature not verified).
-    static func unwrap(_ line: PayloadObject) throws -> (PayloadObject, Bool) {
+    ///
+    /// With an opener that verifies, the raw body must be a `signedPayload` and its nested
+    /// transaction and renewal info JWS strings too (a decoded line proves nothing), and the
+    /// notification must be for the profile's app: its `bundleId` and, in production, its
+    /// `appAppleId`, where the profile names them; the nested payloads must name the same bundle
+    /// and environment as the notification.
+    static func unwrap(_ line: PayloadObject, opener: JWSOpener = .unverified, profile: Profile? = nil) throws -> (PayloadObject, Bool) {
         var root = line, jws = false
         if let signed = line.fields["signedPayload"] as? String, line.fields["notificationType"] == nil {
-            root = PayloadObject(fields: try CompactJWS.payload(signed, field: "signedPayload"), path: "")
+            root = PayloadObject(fields: try CompactJWS.payload(signed, field: "signedPayload", opener: opener), path: "")
             jws = true
+        } else if opener.verifies {
+            throw EventDecodingError("not a signed notification ({\"signedPayload\": JWS}): a decoded line cannot be verified (import with --unverified-jws to take it on trust)")
         }
-        guard var data = root.fields["data"] as? [String: Any] else { return (root, jws) }
+        guard var data = root.fields["data"] as? [String: Any] else { return (root, jws && !opener.verifies) }
         var changed = false
         for key in ["signedTransactionInfo", "signedRenewalInfo"] {
             if let text = data[key] as? String {
-                data[key] = try CompactJWS.payload(text, field: "data." + key)
+                let info = try CompactJWS.payload(text, field: "data." + key, opener: opener)
+                if opener.verifies { try checkSameApp(info, as: data, field: "data." + key) }
+                data[key] = info
                 changed = true
+            } else if opener.verifies && data[key] != nil {
+                throw EventDecodingError("data.\(key): not a JWS string: a decoded object cannot be verified")
             }
         }
-        guard changed else { return (root, jws) }
+        if opener.verifies, let profile { try checkApp(data, profile: profile) }
+        guard changed else { return (root, jws && !opener.verifies) }
         var fields = root.fields
         fields["data"] = data
-        return (PayloadObject(fields: fields, path: root.path), true)
+        return (PayloadObject(fields: fields, path: root.path), !opener.verifies)
+    }
+
+    /// The notification is for the profile's app, where the profile names it.
+    static func checkApp(_ data: [String: Any], profile: Profile) throws {
+        if let bundle = profile.bundleId {
+            let found = data["bundleId"] as? String
+            guard found == bundle else {
+                throw EventDecodingError("data.bundleId \(found.map { "'\($0)'" } ?? "missing") is not the profile's bundleId '\(bundle)'")
+            }
+        }
+        if let appID = profile.appAppleId, (data["environment"] as? String) == "Production" {
+            let found = (data["appAppleId"] as? NSNumber)?.int64Value
+            guard found == appID else {
+                throw EventDecodingError("data.appAppleId \(found.map(String.init) ?? "missing") is not the profile's appAppleId \(appID) (a production notification)")
+            }
+        }
+    }
+
+    /// A nested payload names the same bundle and environment as its notification.
+    static func checkSameApp(_ info: [String: Any], as data: [String: Any], field: String) throws {
+        for key in ["bundleId", "environment"] {
+            if let inner = info[key] as? String, let outer = data[key] as? String, inner != outer {
+                throw EventDecodingError("\(field).\(key) '\(inner)' is not the notification's '\(outer)'")
+            }
+        }
     }
 
     /// The notification types `map` turns into events (the `switch` below; anything else is unknown).

@@ -37,13 +37,14 @@ public enum StorePayload {
     /// for a notification without `appAccountToken`.
     public static func map(_ line: UnsafeRawBufferPointer, from source: PayloadSource, profile: Profile,
                            unverifiedJWS: inout Bool, knownUser: (String) -> Bool = { _ in false },
-                           userOfTransaction: (String) -> String? = { _ in nil }) throws(EventDecodingError) -> PayloadMapping {
+                           userOfTransaction: (String) -> String? = { _ in nil },
+                           opener: JWSOpener = .unverified) throws(EventDecodingError) -> PayloadMapping {
         do {
             let mapping: PayloadMapping
             switch source {
             case .canonical: mapping = .events([try EventCodec.decode(line)])
             case .appstore:
-                let (root, jws) = try AppStoreNotification.unwrap(try PayloadObject.parse(line))
+                let (root, jws) = try AppStoreNotification.unwrap(try PayloadObject.parse(line), opener: opener, profile: profile)
                 mapping = try AppStoreNotification.map(root, profile: profile, userOfTransaction: userOfTransaction)
                 unverifiedJWS = jws
             case .revenuecat: mapping = try RevenueCatWebhook.map(try PayloadObject.parse(line), profile: profile, knownUser: knownUser)

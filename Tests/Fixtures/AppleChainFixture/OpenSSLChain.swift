@@ -1,12 +1,12 @@
 import Cryptography
 import Foundation
-@testable import StoreSignature
+import StoreSignature
 
 /// Certificates, keys and signatures made by the `openssl` command line in a temporary folder,
 /// for chain and forgery tests. Built once per test process; tests skip when openssl is missing.
-final class OpenSSLChain: Sendable {
+public final class OpenSSLChain: Sendable {
     /// Whether an `openssl` executable is on PATH.
-    static let isAvailable: Bool = {
+    public static let isAvailable: Bool = {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl", "version"]
@@ -17,19 +17,19 @@ final class OpenSSLChain: Sendable {
         return process.terminationStatus == 0
     }()
 
-    static let skipReason = "openssl is not installed: chain and forgery tests skipped (apt-get install openssl)"
+    public static let skipReason = "openssl is not installed: chain and forgery tests skipped (apt-get install openssl)"
 
     /// The shared fixture, or the error that stopped it being built.
-    static let shared: Result<OpenSSLChain, Error> = Result { try OpenSSLChain() }
+    public static let shared: Result<OpenSSLChain, Error> = Result { try OpenSSLChain() }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let directory: URL
+    public let directory: URL
 
     /// Extension sections for `openssl req -x509` / `openssl x509 -req -extfile`.
-    static let config = """
+    public static let config = """
         [req]
         distinguished_name = dn
         prompt = no
@@ -121,13 +121,13 @@ final class OpenSSLChain: Sendable {
     }
 
     /// This process's scratch folder.
-    static let directoryPath = FileManager.default.temporaryDirectory
+    public static let directoryPath = FileManager.default.temporaryDirectory
         .appendingPathComponent("storesig-openssl-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
 
     // MARK: openssl
 
     @discardableResult
-    func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
+    public func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
@@ -145,17 +145,17 @@ final class OpenSSLChain: Sendable {
         return out
     }
 
-    func key(_ name: String, curve: String = "P-256") throws {
+    public func key(_ name: String, curve: String = "P-256") throws {
         try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)", "-out", "\(name).key"])
     }
 
-    func selfSigned(_ name: String, subject: String, digest: String = "sha256") throws {
+    public func selfSigned(_ name: String, subject: String, digest: String = "sha256") throws {
         try openssl(["req", "-new", "-x509", "-key", "\(name).key", "-subj", subject, "-days", "3650", "-\(digest)",
                      "-config", "openssl.cnf", "-extensions", "root", "-set_serial", "1", "-out", "\(name).pem"])
         try openssl(["x509", "-in", "\(name).pem", "-outform", "DER", "-out", "\(name).der"])
     }
 
-    func issue(_ name: String, key: String? = nil, subject: String, by issuer: String, issuerKey: String? = nil,
+    public func issue(_ name: String, key: String? = nil, subject: String, by issuer: String, issuerKey: String? = nil,
                section: String, days: Int = 3650, digest: String = "sha256", serial: Int = 2) throws {
         let keyFile = "\(key ?? name).key"
         try openssl(["req", "-new", "-key", keyFile, "-subj", subject, "-config", "openssl.cnf", "-out", "\(name).csr"])
@@ -167,19 +167,19 @@ final class OpenSSLChain: Sendable {
 
     // MARK: artefacts
 
-    func der(_ name: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: directory.appendingPathComponent("\(name).der"))) }
+    public func der(_ name: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: directory.appendingPathComponent("\(name).der"))) }
 
-    func pem(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent("\(name).pem"), encoding: .utf8) }
+    public func pem(_ name: String) throws -> String { try String(contentsOf: directory.appendingPathComponent("\(name).pem"), encoding: .utf8) }
 
     /// A verifier trusting the test root alone.
-    func verifier(cacheCapacity: Int = 32) throws -> AppleJWSVerifier {
+    public func verifier(cacheCapacity: Int = 32) throws -> AppleJWSVerifier {
         var roots = AppleTrustedRoots()
         try roots.add(der: try der("root"))
         return AppleJWSVerifier(trustedRoots: roots, cacheCapacity: cacheCapacity)
     }
 
     /// ECDSA-SHA256 signature of `message` by `key`.key, converted from openssl's DER to r‖s.
-    func rawSignature(_ message: [UInt8], key: String) throws -> [UInt8] {
+    public func rawSignature(_ message: [UInt8], key: String) throws -> [UInt8] {
         let file = directory.appendingPathComponent("message-\(UUID().uuidString)")
         try Data(message).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -188,31 +188,36 @@ final class OpenSSLChain: Sendable {
         return Self.padded(signature.r) + Self.padded(signature.s)
     }
 
-    static func padded(_ magnitude: [UInt8]) -> [UInt8] {
+    public static func padded(_ magnitude: [UInt8]) -> [UInt8] {
         [UInt8](repeating: 0, count: max(0, 32 - magnitude.count)) + magnitude
     }
 
     /// A JSON header `{"alg":…,"x5c":[…]}` with the given certificates (standard base64).
-    static func header(alg: String, x5c: [[UInt8]]) -> String {
+    public static func header(alg: String, x5c: [[UInt8]]) -> String {
         let list = x5c.map { "\"\(Data($0).base64EncodedString())\"" }.joined(separator: ",")
         return "{\"alg\":\"\(alg)\",\"x5c\":[\(list)]}"
     }
 
     /// A compact JWS over `header` and `payload`, signed by `key`.key (ES256).
-    func jws(header: String, payload: String, key: String = "leaf") throws -> String {
-        let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(payload.utf8))
-        return input + "." + Base64URL.encode(try rawSignature(Array(input.utf8), key: key))
+    public func jws(header: String, payload: String, key: String = "leaf") throws -> String {
+        let input = Self.base64URL(Array(header.utf8)) + "." + Self.base64URL(Array(payload.utf8))
+        return input + "." + Self.base64URL(try rawSignature(Array(input.utf8), key: key))
     }
 
     /// A JWS with the given chain (certificate names) and payload.
-    func jws(chain: [String], payload: String, key: String = "leaf", alg: String = "ES256") throws -> String {
+    public func jws(chain: [String], payload: String, key: String = "leaf", alg: String = "ES256") throws -> String {
         try jws(header: Self.header(alg: alg, x5c: chain.map(der)), payload: payload, key: key)
     }
 
-    /// Milliseconds since 1970 now (test data: the certificates were issued "now").
-    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    /// Base64url without padding (RFC 7515 §2), for the JWS this fixture writes.
+    public static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
 
-    static func notification(signedDate: Int64, extra: String = "") -> String {
+    /// Milliseconds since 1970 now (test data: the certificates were issued "now").
+    public static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    public static func notification(signedDate: Int64, extra: String = "") -> String {
         "{\"notificationType\":\"SUBSCRIBED\",\"notificationUUID\":\"4b3c-test\",\"signedDate\":\(signedDate)\(extra)}"
     }
 }
