@@ -66,6 +66,23 @@ public struct EventImporter {
     public var source = PayloadSource.canonical
     /// The app's profile (consumable credits for store payloads).
     public var profile = Profile.handz
+    /// What became of each line, as it becomes known (a server answering each request from
+    /// its own lines): its records' positions once appended (after the fsync), a duplicate's
+    /// existing position, a skipped store type, or a rejection. Lines numbered as in `Rejection`.
+    public var lineOutcome: (@Sendable (_ line: Int, _ outcome: LineOutcome) -> Void)?
+
+    /// What became of one line (`lineOutcome`).
+    public enum LineOutcome: Sendable, Equatable {
+        /// A record of the line is now durable at this position.
+        case appended(UInt64)
+        /// A record of the line was already in the log, at this position.
+        case duplicate(UInt64)
+        /// A store payload type that carries nothing for the ledger.
+        case skipped(String)
+        /// The line was rejected, for this reason.
+        case rejected(String)
+    }
+
     /// How App Store JWS strings are opened (`--from appstore`): unverified unless the caller
     /// gives an opener that checks each signature chain.
     public var jwsOpener = JWSOpener.unverified
@@ -197,6 +214,7 @@ public struct EventImporter {
         defer { buffer.deallocate() }
         var batch: [ProposedRecord] = []
         batch.reserveCapacity(batchSize)
+        var batchLines: [Int] = []          // the line of each record of the batch (lineOutcome)
         var batchFirstLine = 0
         var batchPayloadBytes = 0
         var lineNumber = 1          // the line being read
@@ -205,23 +223,18 @@ public struct EventImporter {
         var pendingCR = false       // an overlong piece ended in \r: written only if the line goes on
 
         var batchUsers: Set<String> = []    // users of the batch not yet appended (RevenueCat aliases)
-        // App Store: the user of each (original) transaction, from the log (read once, when first
-        // needed) and from this import's events.
-        var logTransactionUsers: [String: String]?
+        // App Store: the user of each (original) transaction, from this import's events and from
+        // the log's transaction index (a failed read is the import's failure, never "no user").
         var importTransactionUsers: [String: String] = [:]
+        var lookupFailure: (any Error)?
         func userOf(transaction t: String) -> String? {
             if let u = importTransactionUsers[t] { return u }
-            if logTransactionUsers == nil {
-                var found: [String: String] = [:]
-                try? log.forEach { r in
-                    guard let e = try? EventCodec.decode(r.payload), e.type.isStoreEvent else { return }
-                    let ref = e.data.subscriptionRef
-                    if let o = ref.originalTransaction { found[o] = e.user }
-                    if let t = ref.transaction { found[t] = e.user }
-                }
-                logTransactionUsers = found
+            do {
+                return try Replay.user(ofTransaction: t, in: log)
+            } catch {
+                lookupFailure = error
+                return nil
             }
-            return logTransactionUsers?[t]
         }
         var groupFirstLine = 1      // the first line of the group being gathered (streaming)
         var groupStart = summary    // the counts when it began
@@ -229,7 +242,7 @@ public struct EventImporter {
         // Two threads (`appendsWhileReading`): the batch in flight, and what the lines read since
         // it was submitted counted, added to the summary once it is in (as if it had been
         // appended before they were read).
-        let appender = !streaming && source == .canonical && appendsWhileReading ? BatchAppender(log: log) : nil
+        let appender = !streaming && source == .canonical && appendsWhileReading && lineOutcome == nil ? BatchAppender(log: log) : nil
         defer { _ = appender?.settle() }
         var heldOtherPartitions = 0
         /// Waits for the batch in flight, counts it, and throws `InFlightFailure` if it failed.
@@ -263,6 +276,11 @@ public struct EventImporter {
             } else if !batch.isEmpty {
                 let appended = try log.append(batch)
                 receipt = appended
+                if let lineOutcome {
+                    for a in appended.appended { lineOutcome(batchLines[a.index], .appended(a.position)) }
+                    for d in appended.duplicates { lineOutcome(batchLines[d.index], .duplicate(d.existingPosition)) }
+                }
+                batchLines.removeAll(keepingCapacity: true)
                 summary.appended += appended.appended.count
                 summary.duplicates += appended.duplicates.count
                 processed += batch.count
@@ -285,8 +303,10 @@ public struct EventImporter {
         }
         func reject(_ reason: String) throws {
             try settle()
-            try sink.reject(Rejection(file: file, line: lineNumber, reason: OneLine.escaped(reason, limit: Self.reasonLimit)))
+            let rejection = Rejection(file: file, line: lineNumber, reason: OneLine.escaped(reason, limit: Self.reasonLimit))
+            try sink.reject(rejection)
             summary.rejected += 1
+            lineOutcome?(lineNumber, .rejected(rejection.reason))
         }
         /// One line (without its \n) that fits the limit: decoded and batched, or rejected.
         func handle(_ whole: UnsafeRawBufferPointer) throws {
@@ -324,10 +344,18 @@ public struct EventImporter {
                     try ValueRanges.check(event, fields: fields)
                     if let record = try admit(event, fields: fields) { records.append(record) }
                 } else {
-                    switch try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
-                                                knownUser: { ((try? log.version(of: $0)) ?? 0) > 0 || batchUsers.contains($0) },
-                                                userOfTransaction: { userOf(transaction: $0) }, opener: jwsOpener) {
-                    case .skipped(let type): summary.skipped[type, default: 0] += 1
+                    let mapped = try StorePayload.map(line, from: source, profile: profile, unverifiedJWS: &jws,
+                                                      knownUser: { user in
+                                                          if batchUsers.contains(user) { return true }
+                                                          do { return try log.version(of: user) > 0 } catch { lookupFailure = error; return false }
+                                                      },
+                                                      userOfTransaction: { userOf(transaction: $0) }, opener: jwsOpener)
+                    // A lookup that failed to read the log decides nothing: the import stops on it.
+                    if let failure = lookupFailure { throw failure }
+                    switch mapped {
+                    case .skipped(let type):
+                        summary.skipped[type, default: 0] += 1
+                        lineOutcome?(lineNumber, .skipped(type))
                     case .events(let events):
                         for event in events {
                             if let record = try admit(event, fields: event.allFields) { records.append(record) }
@@ -345,6 +373,7 @@ public struct EventImporter {
             if batch.isEmpty { batchFirstLine = lineNumber }
             if source == .revenuecat { for r in records { batchUsers.insert(r.stream) } }
             batch += records
+            if lineOutcome != nil { batchLines += repeatElement(lineNumber, count: records.count) }
             for r in records { batchPayloadBytes += r.payload.count }
         }
         /// The next piece of a line over the limit, straight to the sink.

@@ -4,14 +4,56 @@ import SubscriptionDomain
 extension Replay {
     /// The secondary keys of the ledger's records: the user a `transfer` names (`data.to`), so
     /// that one user's history finds the transfers to them through the log's index
-    /// (`EventLog.records(withKey:)`) instead of a pass over every record. Only payloads holding
-    /// the canonical `transfer` marker are decoded. Every handle of the tool opens the log with it:
-    /// index files built with another function are not used (the log indexes the segments again).
-    public static let secondaryKeys = SecondaryKeys(name: "transfer-to/1") { _, payload in
-        let holds = transferMarker.withUnsafeBytes { contains(payload, $0) }
-        guard holds, let event = try? EventCodec.decode(payload), case .transfer(let t) = event.data else { return [] }
-        return [t.to]
+    /// (`EventLog.records(withKey:)`) instead of a pass over every record; and each store
+    /// transaction id a record names (`transaction:ID`, for `data.transaction` and
+    /// `data.originalTransaction`), so that an App Store notification without `appAccountToken`
+    /// finds its user without a scan. Only payloads holding the canonical markers are decoded.
+    /// Every handle of the tool opens the log with it: index files built with another function
+    /// are not used (the log indexes the segments again).
+    public static let secondaryKeys = SecondaryKeys(name: "transfer-to+transactions/2") { _, payload in
+        let transfer = transferMarker.withUnsafeBytes { contains(payload, $0) }
+        let transaction = transactionMarkers.contains { marker in marker.withUnsafeBytes { contains(payload, $0) } }
+        guard transfer || transaction, let event = try? EventCodec.decode(payload) else { return [] }
+        var keys: [String] = []
+        if case .transfer(let t) = event.data { keys.append(t.to) }
+        if event.type.isStoreEvent {
+            let ref = event.data.subscriptionRef
+            if let o = ref.originalTransaction { keys.append(transactionKey(o)) }
+            if let t = ref.transaction, t != ref.originalTransaction { keys.append(transactionKey(t)) }
+        }
+        return keys
     }
+
+    /// The secondary key under which the records naming store transaction `id` are found.
+    public static func transactionKey(_ id: String) -> String { "transaction:" + id }
+
+    /// The user whose store events name transaction `id` (as `transaction` or
+    /// `originalTransaction`), through the log's transaction index; nil if none does. A log
+    /// opened without the ledger's secondary keys is read whole (and any failed read throws).
+    public static func user(ofTransaction id: String, in log: EventLog) throws -> String? {
+        func names(_ event: Event) -> Bool {
+            guard event.type.isStoreEvent else { return false }
+            let ref = event.data.subscriptionRef
+            return ref.originalTransaction == id || ref.transaction == id
+        }
+        if log.isIndexed(withKeys: secondaryKeys.name) {
+            for record in try log.records(withKey: transactionKey(id)) {
+                let event = try decode(record)
+                if names(event) { return event.user }
+            }
+            return nil
+        }
+        var found: String?
+        try log.forEach { record in
+            guard found == nil else { return }
+            let event = try decode(record)
+            if names(event) { found = event.user }
+        }
+        return found
+    }
+
+    /// The bytes of a canonical line naming a store transaction (`"transaction":"`, `"originalTransaction":"`).
+    static let transactionMarkers: [[UInt8]] = [Array(#""transaction":""#.utf8), Array(#""originalTransaction":""#.utf8)]
 
     /// The bytes every canonical transfer line holds (`EventCodec.canonicalTypeMarker`), built once.
     static let transferMarker = EventCodec.canonicalTypeMarker(.transfer)
