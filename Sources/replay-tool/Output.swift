@@ -134,6 +134,10 @@ enum Console {
     /// Whether that failure was already turned into the command's error line.
     nonisolated(unsafe) static var failureReported = false
 
+    /// While a command runs inside the server (`InProcessCommand`): its standard output and
+    /// error are kept here instead of written.
+    nonisolated(unsafe) static var captured: (out: [UInt8], err: [UInt8])?
+
     static func out(_ s: String) {
         buffer.append(contentsOf: s.utf8)
         if buffer.count > 1 << 16 { flush() }
@@ -146,6 +150,11 @@ enum Console {
 
     static func flush() {
         guard !buffer.isEmpty else { return }
+        if captured != nil {
+            captured!.out += buffer
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         if outputFailure == nil, let failed = writeAll(1, buffer) { outputFailure = failed }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -165,7 +174,9 @@ enum Console {
 
     static func err(_ s: String) {
         flush()
-        _ = writeAll(2, Array((s.hasSuffix("\n") ? s : s + "\n").utf8))
+        let line = Array((s.hasSuffix("\n") ? s : s + "\n").utf8)
+        if captured != nil { captured!.err += line; return }
+        _ = writeAll(2, line)
     }
 
     /// Writes all bytes to a file descriptor, looping over short writes and EINTR; returns the

@@ -15,6 +15,9 @@ struct RejectedLinesFile: RejectedLineSink {
     /// Lines were rejected since the last `sync`.
     private var unsynced = false
 
+    /// Whether each rejection is also printed on stderr (a server keeps them to the files).
+    var echoes = true
+
     init(logDirectory: String) { folder = logDirectory + "/rejected" }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -27,7 +30,7 @@ struct RejectedLinesFile: RejectedLineSink {
         try Self.newline.withUnsafeBytes { try lines.write($0) }
         try Array((rejection.description + "\n").utf8).withUnsafeBytes { try reasons.write($0) }
         unsynced = true
-        Console.err(rejection.description)
+        if echoes { Console.err(rejection.description) }
     }
 
     /// Writes what is buffered and fsyncs both files (and, the first time, the folder holding

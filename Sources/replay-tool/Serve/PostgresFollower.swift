@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `serve --postgres`: after each commit, the profile's seed tables are brought up to the log by
+/// the `sync` command (its exactly-once checkpoint), on a thread of their own; when PostgreSQL is
+/// down the webhooks are still acknowledged (the ledger is the record) and the sync is tried
+/// again each second until it catches up. `/healthz` says where it stands.
+final class PostgresFollower: Sendable {
+    let directory: String
+    let profile: String
+    let conninfo: String
+    let health: HealthState
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Mutex(false)
+
+    init(directory: String, profile: String, conninfo: String, health: HealthState) {
+        self.directory = directory
+        self.profile = profile
+        self.conninfo = conninfo
+        self.health = health
+    }
+
+    /// Asks for a sync (after a commit).
+    func poke() { wake.signal() }
+
+    func start() {
+        let thread = Thread { [self] in
+            var initialized = false
+            var behind = true
+            while !stopping.withLock({ $0 }) {
+                if !behind { wake.wait() }
+                if stopping.withLock({ $0 }) { break }
+                let run = InProcessCommand.run(["sync", "--log", directory, "--profile", profile, "--postgres", conninfo, "--format", "json"]
+                                               + (initialized ? [] : ["--init"]))
+                if run.status == 0 {
+                    initialized = true
+                    behind = false
+                    health.setPostgres("in step")
+                } else {
+                    behind = true
+                    health.setPostgres("behind: " + LedgerService.reason(run.err))
+                    _ = wake.wait(timeout: .now() + 1)
+                }
+            }
+        }
+        thread.name = "ledger-postgres"
+        thread.start()
+    }
+
+    func stop() {
+        stopping.withLock { $0 = true }
+        wake.signal()
+    }
+}

@@ -1,0 +1,92 @@
+import Dispatch
+import EventStore
+import Foundation
+import HTTPServer
+import Projections
+import StoreSignature
+import SubscriptionDomain
+
+/// `serve`: the ledger's network face (docs/serve.md): RevenueCat's webhook, Apple's signed
+/// notifications and canonical events in, acknowledged only once durable; entitlements, a
+/// user's state and history, and the reports out, while commits go on.
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "serve", summary: "serve the ledger over HTTP: webhooks acknowledged once durable, entitlements, states and reports",
+        positionals: nil,
+        options: [Common.log, Common.profile,
+                  OptionSpec(name: "--listen", value: "HOST:PORT", help: "where to accept connections (port 0: a free port); default 127.0.0.1:8080"),
+                  OptionSpec(name: "--webhook-secret-file", value: "FILE", help: "the RevenueCat webhook's bearer token (trailing newline ignored)"),
+                  OptionSpec(name: "--api-key-file", value: "FILE", help: "the bearer token of /events, /billing/entitlements, /users and /reports"),
+                  OptionSpec(name: "--postgres", value: "CONNINFO", help: "keep the profile's seed tables in step after each commit (as sync does)"),
+                  AppleSignature.rootOption,
+                  OptionSpec(name: "--max-connections", value: "N", help: "connections served at once; one more is answered 503 (default 512)"),
+                  OptionSpec(name: "--scrub-every", value: "SECONDS", help: "verify what was appended since the last verify this often (default 3600; 0: never)")],
+        details: """
+        The first line on stdout is {"listening":"HOST:PORT"} once connections are accepted. A write answers 200 only
+        once its event is committed (data and committed head synced); concurrent writes share one commit. One JSON line
+        per request on stderr (method, path, status, microseconds, bytes): never a body or a credential.
+        SIGTERM or SIGINT: no new connections, requests in flight finish, queued writes commit, exit 0.
+        """
+    ) { a in try run(a) }
+
+    static func run(_ a: ParsedArguments) throws -> Int32 {
+        let (host, port) = try listen(a.value("--listen") ?? "127.0.0.1:8080")
+        guard let secretFile = a.value("--webhook-secret-file") else { throw ToolError.usage("serve needs --webhook-secret-file FILE") }
+        guard let keyFile = a.value("--api-key-file") else { throw ToolError.usage("serve needs --api-key-file FILE") }
+        let webhookSecret = try Credential(path: secretFile, option: "--webhook-secret-file")
+        let apiKey = try Credential(path: keyFile, option: "--api-key-file")
+        let scrubEvery = try Common.number(a, "--scrub-every", in: 0...UInt64(Int32.max)) ?? 3600
+        let profileArgument = a.value("--profile") ?? "handz"
+        let profile = try Common.profile(profileArgument)
+        let directory = Common.logDirectory(a)
+        let log = try Common.openLog(a, access: .write)
+        try Common.checkApp(profile, directory: directory)
+        try log.declareApp(profile.appDeclaration)
+        let opener = AppleSignature.opener(verifier: AppleJWSVerifier(trustedRoots: try AppleSignature.roots(a)))
+        let health = HealthState()
+        let sync = a.value("--postgres").map { PostgresFollower(directory: directory, profile: profileArgument, conninfo: $0, health: health) }
+        var committed: (@Sendable (Set<String>) -> Void)?
+        if let sync { committed = { _ in sync.poke() } }
+        let writes = WriteQueue(log: log, profile: profile, opener: opener, committed: committed)
+        let service = LedgerService(directory: directory, profile: profile, profileArgument: profileArgument, webhookSecret: webhookSecret,
+                                    apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory), health: health)
+        var configuration = HTTPServer.Configuration(host: host, port: port)
+        if let n = try Common.number(a, "--max-connections", in: 1...100_000) { configuration.maxConnections = Int(n) }
+        configuration.requestLog = { entry in
+            var line = Array(entry.jsonLine.utf8)
+            line.append(0x0A)
+            try? line.withUnsafeBytes { try StandardStream.writeAll(2, $0) }   // a log line that cannot be written is dropped, never the request
+        }
+        let server = HTTPServer(configuration: configuration) { request, responder in service.handle(request, responder) }
+        let stop = try PlatformStream.StopSignals.install()
+        do { try server.start() } catch { throw ToolError.input("cannot listen on \(host):\(port): \(error)") }
+        writes.start()
+        sync?.start()
+        Scrubber(directory: directory, every: Int(scrubEvery), health: health).start()
+        // Stops the server at SIGTERM or SIGINT.
+        let watcher = Thread {
+            while (try? PlatformStream.wait(input: stop.descriptor, stop: nil, timeoutMilliseconds: -1, path: "(signals)")) != .input {}
+            _ = stop.take()
+            server.stop()
+        }
+        watcher.start()
+        Console.out((server.listeningLine ?? #"{"listening":"\#(host):\#(port)"}"#) + "\n")
+        try Console.flushOrThrow()
+        do { try server.run() } catch { throw ToolError.input("the server stopped: \(error)") }
+        writes.stop()
+        sync?.stop()
+        return 0
+    }
+
+    /// `HOST:PORT` (an IPv6 host in brackets); a port from 0 to 65535.
+    static func listen(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":") else { throw ToolError.usage("--listen '\(text)' is not HOST:PORT") }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let portText = text[text.index(after: colon)...]
+        guard !host.isEmpty, portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let port = UInt16(portText) else {
+            throw ToolError.usage("--listen '\(text)' is not HOST:PORT with a port from 0 to 65535")
+        }
+        return (host, port)
+    }
+}
