@@ -143,7 +143,8 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.format(a)
-        let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() }) { $0.counts() })
+        let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() },
+                                                                           fromIndex: { i, q, _ in i.counts(at: q.at, from: q.from, to: q.to) }) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
         case .json: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
@@ -158,7 +159,8 @@ enum QueryCommands {
     ) { a in
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.format(a)
-        let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() }) { $0.funnel() })
+        let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
+                                                                        fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in i.funnel(at: q.at) }) { $0.funnel() })
         let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
         switch format {
         case .json:
@@ -241,7 +243,8 @@ enum QueryCommands {
             // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
             r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
         } else {
-            r = RevenueReport.merging(try Common.nowReports(a, fromSummary: { s, _, profile in s.revenue(profile: profile) }) { $0.revenue() })
+            r = RevenueReport.merging(try Common.nowReports(a, fromSummary: { s, _, profile in s.revenue(profile: profile) },
+                                                              fromIndex: { i, q, profile in i.revenue(at: q.at, profile: profile) }) { $0.revenue() })
         }
         switch format {
         case .json:

@@ -48,15 +48,60 @@ enum SeriesCommands {
 
     static func counts(_ a: ParsedArguments) throws -> Int32 {
         let format = try Common.format(a)
-        let (s, _) = try series(a)
+        let rows: [(start: Timestamp, end: Timestamp, counts: [String: Int])]
+        let json: JSON
+        if Common.usesTimeIndex(a) {
+            let (buckets, counts) = try indexedCounts(a)
+            rows = (0..<buckets.count).map { (buckets.start($0), buckets.end($0), counts[$0]) }
+            json = .object([
+                ("by", .string(buckets.by.rawValue)), ("from", .time(buckets.from)), ("to", .time(buckets.to)),
+                ("buckets", .array(rows.map { .object([("start", .time($0.start)), ("end", .time($0.end))] + ReportJSON.counts($0.counts)) })),
+            ])
+        } else {
+            let (s, _) = try series(a)
+            rows = s.rows.map { ($0.start, $0.end, $0.counts) }
+            json = ReportJSON.countsSeries(s)
+        }
         switch format {
-        case .json: Console.out(ReportJSON.countsSeries(s).rendered + "\n")
+        case .json: Console.out(json.rendered + "\n")
         case .table, .csv:
             let names = LedgerSnapshot.metricNames
             Console.out(TextTable(headers: ["start", "end"] + names,
-                                  rows: s.rows.map { b in [b.start.description, b.end.description] + names.map { "\(b.counts[$0] ?? 0)" } }).render(format))
+                                  rows: rows.map { b in [b.start.description, b.end.description] + names.map { "\(b.counts[$0] ?? 0)" } }).render(format))
         }
         return 0
+    }
+
+    /// The counts series from each `--log`'s time index, summed bucket by bucket: the buckets a
+    /// series pass makes (`series`), with the same usage errors.
+    static func indexedCounts(_ a: ParsedArguments) throws -> (SeriesBuckets, [[String: Int]]) {
+        let name = a.value("--by") ?? "week"
+        guard let by = SeriesGranularity(rawValue: name) else {
+            throw ToolError.usage("--by '\(name)' is not one of day, week, month")
+        }
+        var indexes: [TimeIndex] = []
+        var to = Timestamp(nanoseconds: 0), from: Timestamp?
+        // Checked in the order a series pass checks them (`run`), per --log.
+        for directory in try Common.logDirectories(a) {
+            try Common.requireLog(directory)
+            let profile = try Common.profile(a.value("--profile"))
+            try Common.checkApp(profile, directory: directory)
+            to = try Common.windowEnd(a)
+            from = try Common.time(a, "--from")
+            if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
+            var store = ProjectionStore(logDirectory: directory, profile: profile)
+            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            indexes.append(try store.timeIndex().index)
+        }
+        let start = from ?? indexes.compactMap { $0.firstEvent(upTo: to) }.min()
+        guard let buckets = SeriesBuckets(by: by, from: min(start ?? to, to), to: to) else {
+            throw ToolError.usage("--by \(name) from \(start ?? to) to \(to) makes more than \(SeriesBuckets.maximumCount) buckets (narrow --from/--to or use a wider --by)")
+        }
+        var sums = [[String: Int]](repeating: [:], count: buckets.count)
+        for index in indexes {
+            for (i, counts) in index.countsSeries(buckets).enumerated() { sums[i].merge(counts, uniquingKeysWith: +) }
+        }
+        return (buckets, sums)
     }
 
     static func revenue(_ a: ParsedArguments) throws -> Int32 {

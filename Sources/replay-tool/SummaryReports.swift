@@ -17,8 +17,12 @@ extension Common {
     /// the question is not "as of now", from a snapshot as `reports` makes it.
     static func nowReports<R>(_ a: ParsedArguments, notifications: Bool = false,
                               fromSummary: (ReportSummary, Timestamp, Profile) -> R?,
+                              fromIndex: ((TimeIndex, IndexQuestion, Profile) -> R?)? = nil,
                               fromSnapshot: (LedgerSnapshot) throws -> R) throws -> [R] {
-        guard asksNow(a) else { return try reports(a, asOf: try windowEnd(a), fromSnapshot) }
+        guard asksNow(a) else {
+            guard let fromIndex, usesTimeIndex(a) else { return try reports(a, asOf: try windowEnd(a), fromSnapshot) }
+            return try indexReports(a, fromIndex, fromSnapshot)
+        }
         let now = now()
         let profile = try Common.profile(a.value("--profile"))
         return try logDirectories(a).map { directory in
@@ -28,6 +32,38 @@ extension Common {
             let summary = try store.summary(asOf: now, notifications: notifications).summary
             if let r = fromSummary(summary, now, profile) { return r }
             return try fromSnapshot(try replay(a, asOf: now, profile: profile, directory: directory))
+        }
+    }
+}
+
+/// What a report asks the time index: as of `at` (the window's end when one is given), events in `[from, to)`.
+struct IndexQuestion {
+    var at: Timestamp
+    var from: Timestamp?
+    var to: Timestamp?
+    var hasWindow: Bool { from != nil || to != nil }
+}
+
+extension Common {
+    /// Whether a report at another instant than now is read from the time index kept next to the
+    /// projection (sandbox apart). `REPLAY_TOOL_TIME_INDEX=off` folds as before (to compare, or to measure).
+    static func usesTimeIndex(_ a: ParsedArguments) -> Bool {
+        !a.has("--include-sandbox") && ProcessInfo.processInfo.environment["REPLAY_TOOL_TIME_INDEX"] != "off"
+    }
+
+    /// One report per `--log` from its time index (built when it does not match the log's head),
+    /// or from a snapshot where the index cannot give it (`fromIndex` answers nil).
+    static func indexReports<R>(_ a: ParsedArguments, _ fromIndex: (TimeIndex, IndexQuestion, Profile) -> R?,
+                                _ fromSnapshot: (LedgerSnapshot) throws -> R) throws -> [R] {
+        let question = IndexQuestion(at: try windowEnd(a), from: try time(a, "--from"), to: try time(a, "--to"))
+        let profile = try Common.profile(a.value("--profile"))
+        return try logDirectories(a).map { directory in
+            try requireLog(directory)
+            try checkApp(profile, directory: directory)
+            var store = ProjectionStore(logDirectory: directory, profile: profile)
+            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            if let r = fromIndex(try store.timeIndex().index, question, profile) { return r }
+            return try fromSnapshot(try replay(a, asOf: question.at, profile: profile, directory: directory))
         }
     }
 }

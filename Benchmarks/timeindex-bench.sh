@@ -1,0 +1,49 @@
+#!/bin/sh
+# Reports at past instants, windows and series: the fold (REPLAY_TOOL_TIME_INDEX=off) against
+# the time index, each a whole replay-tool process (use a release build), and DuckDB over the
+# same events in a table (2 threads) when `python3 -c 'import duckdb'` works:
+#   Benchmarks/timeindex-bench.sh TOOL USERS [SEED]
+# Generates USERS users (`replay-tool generate`), imports them into a new log under /tmp, builds
+# the index once (timed), then prints one table row per question: seconds and peak RSS of each.
+set -eu
+T=${1:?usage: timeindex-bench.sh TOOL USERS [SEED]}
+U=${2:?usage: timeindex-bench.sh TOOL USERS [SEED]}
+SEED=${3:-1}
+D=/tmp/timeindex-bench.$$
+mkdir -p "$D"
+trap 'rm -rf "$D"' EXIT
+"$T" generate --users "$U" --seed "$SEED" --out "$D/events.jsonl" >/dev/null
+"$T" import --log "$D/log" "$D/events.jsonl" >/dev/null
+n=$(wc -l < "$D/events.jsonl")
+timed() {   # timed CMD...: "seconds MiB"
+  /usr/bin/time -o "$D/time" -f "%e %M" "$@" >/dev/null 2>&1 || echo "(exit $?)" >&2
+  awk '{printf "%.3f s | %d MiB", $1, $2/1024}' "$D/time"
+}
+export REPLAY_TOOL_NOW=2026-12-31T00:00:00Z
+echo "$U users, $n lines; first build of the index (counts --at, includes the event cache): $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z)"
+echo
+duck=no
+if python3 -c 'import duckdb' 2>/dev/null; then duck=yes; fi
+echo "| question | fold | index | DuckDB (2 threads) |"
+echo "| --- | --- | --- | --- |"
+row() {   # row LABEL SQL ARGS...
+  label=$1; sql=$2; shift 2
+  fold=$(REPLAY_TOOL_TIME_INDEX=off timed "$T" "$@" --log "$D/log" --format json)
+  index=$(timed "$T" "$@" --log "$D/log" --format json)
+  d="-"
+  if [ "$duck" = yes ] && [ -n "$sql" ]; then
+    d=$(python3 - "$D/events.jsonl" "$sql" <<'PY'
+import sys, time, duckdb
+c = duckdb.connect(); c.execute("SET threads=2")
+c.execute(f"CREATE TABLE e AS SELECT type, \"user\", CAST(time AS TIMESTAMPTZ) AS t FROM read_json_auto('{sys.argv[1]}')")
+s = time.time(); c.execute(sys.argv[2]).fetchall(); print(f"{time.time() - s:.3f} s (query only)")
+PY
+)
+  fi
+  echo "| $label | $fold | $index | $d |"
+}
+row "counts --at 2026-05-01" "SELECT type, count(*) FROM e WHERE t <= TIMESTAMPTZ '2026-05-01 00:00:00+00' GROUP BY type" counts --at 2026-05-01T00:00:00Z
+row "counts --from 2026-04-01 --to 2026-05-01" "SELECT type, count(*) FROM e WHERE t >= TIMESTAMPTZ '2026-04-01 00:00:00+00' AND t < TIMESTAMPTZ '2026-05-01 00:00:00+00' GROUP BY type" counts --from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z
+row "counts --by month" "SELECT date_trunc('month', t), type, count(*) FROM e GROUP BY ALL" counts --by month
+row "funnel --at 2026-05-01" "SELECT type, count(DISTINCT \"user\") FROM e WHERE t <= TIMESTAMPTZ '2026-05-01 00:00:00+00' AND (type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success') GROUP BY type" funnel --at 2026-05-01T00:00:00Z
+row "revenue --at 2026-05-01" "" revenue --at 2026-05-01T00:00:00Z

@@ -1,0 +1,90 @@
+import SubscriptionDomain
+
+/// What one user adds to every report figure as of one instant: the terms `counts()`,
+/// `funnel()` and `revenue()` of a snapshot take from the user's fold, and the stocks of their
+/// state (with what was transferred to them) at the instant. The time index keeps the
+/// differences between a user's successive contributions (`difference(to:_:)`).
+struct TimeContribution: Sendable, Equatable {
+    var counts = MetricCounts()
+    var reached: UInt8 = 0
+    var contexts: [FunnelProgress.ContextProgress] = []
+    /// The day (since 1970) the user's first trial started.
+    var trialDay: Int64?
+    var trialConverted = false
+    var gross: [UserBooks.Amount] = []
+    var refunded: [UserBooks.Amount] = []
+    var adjustment: [UserBooks.Amount] = []
+    var stock = SubscriberStock.none
+
+    init() {}
+
+    /// The contribution of `fold` whose effective state (its own, with the subscriptions handed
+    /// to the user by then) is `state`, as of `instant`.
+    init(_ fold: UserFold, state: SubscriberState, decider: PlanDecider, at instant: Timestamp) {
+        counts = fold.counts
+        reached = fold.funnel.reached
+        contexts = fold.funnel.byContext
+        trialDay = fold.trialStartedAt.map { ($0.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400) }
+        trialConverted = fold.trialConverted
+        gross = fold.books.gross
+        refunded = fold.books.refunded
+        adjustment = fold.books.takehomeAdjustment
+        stock = SubscriberStock.of(state, books: fold.books, decider: decider, at: instant)
+    }
+
+    /// Calls `emit` with each key's change from `self` to `new` (new minus old; wrapping).
+    func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
+        if counts != new.counts {
+            for slot in 0..<Metric.all.count where counts[slot: slot] != new.counts[slot: slot] {
+                emit(TimeKey(kind: .metric, number: Int64(slot)), Int64(new.counts[slot: slot]) &- Int64(counts[slot: slot]))
+            }
+        }
+        if reached != new.reached {
+            if reached > 0 { emit(TimeKey(kind: .reached, number: Int64(reached)), -1) }
+            if new.reached > 0 { emit(TimeKey(kind: .reached, number: Int64(new.reached)), 1) }
+        }
+        if contexts != new.contexts {
+            for p in contexts { emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1) }
+            for p in new.contexts { emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1) }
+        }
+        if trialDay != new.trialDay || trialConverted != new.trialConverted {
+            Self.trialTerms(trialDay, trialConverted) { emit($0, -1) }
+            Self.trialTerms(new.trialDay, new.trialConverted) { emit($0, 1) }
+        }
+        Self.money(gross, new.gross, .gross, .grossHolders, emit)
+        Self.money(refunded, new.refunded, .refunded, .refundedHolders, emit)
+        Self.money(adjustment, new.adjustment, .adjustment, .adjustmentHolders, emit)
+        if stock != new.stock {
+            for (old, sign) in [(stock, Int64(-1)), (new.stock, 1)] {
+                if old.active != 0 { emit(TimeKey(kind: .active), Int64(old.active) * sign) }
+                if old.trial != 0 { emit(TimeKey(kind: .trial), Int64(old.trial) * sign) }
+                if old.churned != 0 { emit(TimeKey(kind: .churned), Int64(old.churned) * sign) }
+                if old.active > 0, !old.currency.isEmpty {
+                    emit(TimeKey(kind: .mrr, name: old.currency), old.mrr.micros &* sign)
+                    emit(TimeKey(kind: .mrrHolders, name: old.currency), sign)
+                }
+            }
+        }
+    }
+
+    private static func trialTerms(_ day: Int64?, _ converted: Bool, _ emit: (TimeKey) -> Void) {
+        if converted { emit(TimeKey(kind: .trialConverted)) }
+        guard let day else { return }
+        emit(TimeKey(kind: .trialStarted))
+        emit(TimeKey(kind: .cohortStarted, number: day))
+        if converted { emit(TimeKey(kind: .cohortConverted, number: day)) }
+    }
+
+    private static func money(_ old: [UserBooks.Amount], _ new: [UserBooks.Amount], _ sum: TimeKey.Kind, _ holders: TimeKey.Kind,
+                              _ emit: (TimeKey, Int64) -> Void) {
+        guard old != new else { return }
+        for a in old {
+            emit(TimeKey(kind: sum, name: a.currency), 0 &- a.money.micros)
+            emit(TimeKey(kind: holders, name: a.currency), -1)
+        }
+        for a in new {
+            emit(TimeKey(kind: sum, name: a.currency), a.money.micros)
+            emit(TimeKey(kind: holders, name: a.currency), 1)
+        }
+    }
+}

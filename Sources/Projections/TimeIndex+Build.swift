@@ -1,0 +1,122 @@
+import Foundation
+import EventStore
+import SubscriptionDomain
+
+extension TimeIndex {
+    /// One partition's walks: the differences, and the senders' transfer changes.
+    struct PartitionWalk: Sendable {
+        var builder = TimeIndexBuilder()
+        var senders: [UserSteps.Sender] = []
+    }
+
+    /// Builds the index of the log in `directory` as of its head (through `through`, default the
+    /// head), every user walked once (`UserSteps`), `partitions` in parallel, each user's events
+    /// read in effect order from the event cache (built first when missing and the folder is
+    /// writable; otherwise gathered from the log). The recipients of transfers are then walked
+    /// again from their own streams, with what was handed to them as of each instant.
+    static func build(directory: String, profile: Profile, fingerprint: String, partitions: Int, through: UInt64? = nil) throws -> TimeIndex {
+        let partitions = max(1, partitions)
+        let log = try ProjectionStore.openForScans(directory, through: through)
+        let head = log.head
+        let cached = Replay.eventCacheReady(log, build: true)
+        let steps = UserSteps(profile: profile)
+        let results = WalkResults(count: partitions)
+        DispatchQueue.concurrentPerform(iterations: partitions) { p in
+            do {
+                if cached {
+                    do {
+                        results.set(p, .success(try walk(cache: directory, head: head, partition: p, of: partitions, steps: steps)))
+                        return
+                    } catch {
+                        try? DurableFile.remove(path: EventCache.path(directory))
+                    }
+                }
+                let log = try ProjectionStore.openForScans(directory, through: head.position)
+                results.set(p, .success(try walk(log: log, partition: p, of: partitions, steps: steps)))
+            } catch {
+                results.set(p, .failure(error))
+            }
+        }
+        var builder = TimeIndexBuilder()
+        var senders: [UserSteps.Sender] = []
+        for r in results.takeAll() {
+            let w = try r.get()
+            builder.merge(w.builder)
+            senders += w.senders
+        }
+        if !senders.isEmpty { try walkRecipients(senders, log: log, steps: steps, into: &builder) }
+        guard let hash = try log.chainHash(at: head.position) else {
+            throw ProjectionError(position: head.position, reason: "the log does not reach its own head")
+        }
+        return builder.finish(fingerprint: fingerprint, position: head.position, hash: hash)
+    }
+
+    /// One user's walk into the partition's results.
+    private static func walkUser(_ user: String, _ events: [Event], steps: UserSteps, into w: inout PartitionWalk) {
+        guard let first = events.first else { return }
+        w.builder.noteEvent(first.time)
+        let changes = steps.walk(user, events: events) { w.builder.add($0, $1, $2) }
+        if !changes.isEmpty { w.senders.append(UserSteps.Sender(user: user, changes: changes)) }
+    }
+
+    static func walk(cache directory: String, head: LogHead, partition p: Int, of count: Int, steps: UserSteps) throws -> PartitionWalk {
+        guard var cache = EventCache.reader(directory, head: head) else {
+            throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
+        }
+        var w = PartitionWalk()
+        var event = EventCache.Reader.blank
+        var events: [Event] = []
+        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
+            event.user = user
+            events.removeAll(keepingCapacity: true)
+            while try cache.nextEvent(into: &event) != nil { events.append(event) }
+            walkUser(user, events, steps: steps, into: &w)
+        }
+        try cache.finish()
+        return w
+    }
+
+    /// Without the event cache: the partition's events gathered by user from the log, then walked.
+    static func walk(log: EventLog, partition p: Int, of count: Int, steps: UserSteps) throws -> PartitionWalk {
+        var streams: [String: [StoredEvent]] = [:]
+        try log.forEach { record in
+            guard Replay.partition(of: record.stream, count: count) == p else { return }
+            let event = try Replay.decode(record)
+            streams[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
+        }
+        var w = PartitionWalk()
+        for user in streams.keys.sorted() {
+            walkUser(user, UserTimeline(streams[user]!).entries.map(\.stored.event), steps: steps, into: &w)
+        }
+        return w
+    }
+
+    /// Each recipient's walk taken out as first walked (without what was handed to them) and put
+    /// back with the subscriptions of every sender that ever named them, senders in id order.
+    static func walkRecipients(_ senders: [UserSteps.Sender], log: EventLog, steps: UserSteps, into builder: inout TimeIndexBuilder) throws {
+        var byRecipient: [String: [UserSteps.Sender]] = [:]
+        for s in senders {
+            for to in Set(s.changes.compactMap { $0.transfer?.to }) { byRecipient[to, default: []].append(s) }
+        }
+        let streams = try Replay.read(log, streams: Set(byRecipient.keys), transfersTo: nil).streams
+        for (user, given) in byRecipient.sorted(by: { $0.key < $1.key }) {
+            let events = UserTimeline(streams[user] ?? []).entries.map(\.stored.event)
+            _ = steps.walk(user, events: events, sign: -1) { builder.add($0, $1, $2) }
+            _ = steps.walk(user, events: events, senders: given.sorted { $0.user < $1.user }) { builder.add($0, $1, $2) }
+        }
+    }
+
+    /// Results of the parallel partitions, written once each.
+    final class WalkResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result<PartitionWalk, any Error>?]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ r: Result<PartitionWalk, any Error>) { lock.withLock { results[i] = r } }
+        func takeAll() -> [Result<PartitionWalk, any Error>] {
+            lock.withLock {
+                defer { results = [] }
+                return results.map { $0! }
+            }
+        }
+    }
+}

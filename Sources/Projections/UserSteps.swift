@@ -1,0 +1,101 @@
+import SubscriptionDomain
+
+/// One user's contribution to every report as a step function of the instant asked: their events
+/// folded in effect order with the same `UserFold` as a replay, and their contribution sampled
+/// after each instant at which it can change (an event time, the arrival or withdrawal of a
+/// subscription transferred to them, and the instants their plan status compares with: end,
+/// billing issue, grace end, expiry, expiry plus the unverified grace). Each change is given to
+/// the sink as (key, instant, difference); the contribution as of an instant T is then the sum of
+/// the differences at or before T, which is what a replay as of T folds for this user.
+struct UserSteps {
+    /// A sender's `transferOut` as it changes with the instant: after `time`, it is `transfer`.
+    struct TransferChange: Sendable {
+        var time: Timestamp
+        var transfer: UserFold.Transfer?
+    }
+
+    /// One sender's changes, for a recipient: the subscriptions are handed over senders in id order.
+    struct Sender: Sendable {
+        var user: String
+        var changes: [TransferChange]
+
+        /// The sender's `transferOut` as of `t`.
+        func transfer(at t: Timestamp) -> UserFold.Transfer? {
+            var out: UserFold.Transfer?
+            for c in changes {
+                guard c.time <= t else { break }
+                out = c.transfer
+            }
+            return out
+        }
+    }
+
+    let decider: PlanDecider
+    let options: ReplayOptions
+
+    init(profile: Profile) {
+        decider = PlanDecider(profile: profile)
+        options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
+    }
+
+    /// Walks `user`'s events (in effect order), with the subscriptions `senders` (in id order)
+    /// transferred to them, giving each change times `sign` to `emit`; returns how the user's own
+    /// `transferOut` changed (for the recipients' walk).
+    func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1,
+              _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
+        var fold = UserFold(user: user)
+        var previous = TimeContribution()
+        var outs: [TransferChange] = []
+        let arrivals = Set(senders.flatMap { $0.changes.map(\.time) }).sorted()
+
+        func effectiveState(at t: Timestamp) -> SubscriberState {
+            guard !senders.isEmpty else { return fold.state }
+            var s = fold.state
+            for sender in senders {
+                guard let out = sender.transfer(at: t), out.to == user else { continue }
+                _ = decider.receiveTransfer(&s, out.subscription, at: out.time)
+            }
+            return s
+        }
+        func sample(at t: Timestamp) {
+            let c = TimeContribution(fold, state: effectiveState(at: t), decider: decider, at: t)
+            guard c != previous else { return }
+            previous.difference(to: c) { emit($0, t, $1 &* sign) }
+            previous = c
+        }
+
+        var i = 0, j = 0
+        var cursor: Timestamp?
+        while true {
+            var next: Timestamp?
+            if i < events.count { next = events[i].time }
+            if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
+            if let cursor {
+                for t in Self.statusInstants(effectiveState(at: cursor), decider: decider, after: cursor, before: next) { sample(at: t) }
+            }
+            guard let now = next else { break }
+            while i < events.count, events[i].time == now {
+                let before = fold.transferOut
+                fold.apply(events[i], decider, options)
+                if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
+                i += 1
+            }
+            while j < arrivals.count, arrivals[j] == now { j += 1 }
+            cursor = now
+            sample(at: now)
+        }
+        return outs
+    }
+
+    /// The instants after `after` (and before `before`) at which the plan status of `state` may
+    /// change without an event: a superset of `PlanDecider.timers`.
+    static func statusInstants(_ state: SubscriberState, decider: PlanDecider, after: Timestamp, before: Timestamp?) -> [Timestamp] {
+        guard let sub = state.subscription else { return [] }
+        var out: [Timestamp] = []
+        for t in [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.profile.unverifiedGrace] {
+            guard let t, t > after, before.map({ t < $0 }) ?? true, !out.contains(t) else { continue }
+            out.append(t)
+        }
+        return out.sorted()
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import SubscriptionDomain
+
+/// `counts`, `funnel` and `revenue` at past instants, in windows and as `counts --by` series,
+/// read from the time index, print the same bytes as the fold (`REPLAY_TOOL_TIME_INDEX=off`),
+/// on one log and over partition logs of it, and again after appends.
+@Suite struct TimeIndexEndToEnd {
+    static func run(_ args: [String], fold: Bool) -> ToolRun {
+        Tool.run(args, environment: fold ? ["REPLAY_TOOL_TIME_INDEX": "off"] : [:])
+    }
+
+    static func question(_ rng: inout SplitMix64) -> [String] {
+        func day() -> String {
+            let d = Timestamp.parse("2026-01-01T00:00:00Z")! + .init(nanoseconds: Int64(rng.next() % (240 * 86_400)) * 1_000_000_000)
+            return d.description
+        }
+        let (a, b) = (day(), day())
+        let (from, to) = (min(a, b), max(a, b))
+        switch rng.next() % 7 {
+        case 0: return ["counts", "--at", a]
+        case 1: return ["funnel", "--at", a]
+        case 2: return ["revenue", "--at", a]
+        case 3: return from < to ? ["counts", "--from", from, "--to", to] : ["counts", "--from", from, "--at", to]
+        case 4: return ["counts", "--by", ["day", "week", "month"][Int(rng.next() % 3)], "--at", a]
+        case 5: return ["counts", "--by", "week", "--from", from, "--to", to == from ? "2026-06-01T00:00:00Z" : to]
+        default: return ["funnel", "--by", "month", "--at", a]
+        }
+    }
+
+    @Test(.timeLimit(.minutes(5))) func reportsFromTheIndexPrintTheFoldsBytesAtRandomInstantsOnOneLogAndOverPartitionsAndAfterAppends() throws {
+        let seed: UInt64 = 17
+        var rng = SplitMix64(seed: seed)
+        let s = Scratch()
+        let file = s.path + "/all.jsonl", more = s.path + "/more.jsonl"
+        #expect(Tool.run(["generate", "--users", "400", "--seed", "5", "--out", file]).status == 0)
+        #expect(Tool.run(["generate", "--users", "150", "--seed", "6", "--out", more]).status == 0)
+        let single = [s.path + "/single"], parts = [s.path + "/p0", s.path + "/p1"]
+        for round in 0..<2 {
+            let input = round == 0 ? file : more
+            #expect(Tool.run(["import", "--log", single[0], input]).status == 0)
+            for (p, log) in parts.enumerated() { #expect(Tool.run(["import", "--log", log, "--partition", "\(p)/2", input]).status == 0) }
+            for i in 0..<10 {
+                let q = Self.question(&rng)
+                for logs in [single, parts] {
+                    let args = q + logs.flatMap { ["--log", $0] } + ["--format", "json"]
+                    let folded = Self.run(args, fold: true), indexed = Self.run(args, fold: false)
+                    #expect(folded.status == indexed.status && folded.out == indexed.out && folded.err == indexed.err,
+                            "seed \(seed) round \(round) question \(i): replay-tool \(args.joined(separator: " "))")
+                    #expect(folded.status == 0, "seed \(seed) round \(round) question \(i): \(folded.err)")
+                }
+            }
+        }
+    }
+}
