@@ -39,7 +39,9 @@ let package = Package(
         .executableTarget(name: "p256-bench", dependencies: ["Cryptography", "StoreSignature"], path: "Benchmarks/p256-bench"),
         .executableTarget(name: "transparency-bench", dependencies: ["Cryptography", "Transparency"], path: "Benchmarks/transparency-bench"),
         .executableTarget(name: "parquet-bench", dependencies: ["Parquet", "CSVTable"], path: "Benchmarks/parquet-bench"),
-        .executableTarget(name: "http-bench", dependencies: ["HTTPServer"], path: "Benchmarks/http-bench"),
+        .target(name: "LoadGenerator", dependencies: ["HTTPServer"], path: "Benchmarks/LoadGenerator"),
+        .executableTarget(name: "http-bench", dependencies: ["HTTPServer", "LoadGenerator"], path: "Benchmarks/http-bench"),
+        .executableTarget(name: "serve-bench", dependencies: ["HTTPServer", "LoadGenerator"], path: "Benchmarks/serve-bench"),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], resources: [.copy("Resources")]),
         // Certificates and signatures made with openssl, for the signature tests and the import door's.
         .target(name: "AppleChainFixture", dependencies: ["StoreSignature", "Cryptography"], path: "Tests/Fixtures/AppleChainFixture"),
