@@ -8,6 +8,7 @@ let commands: [CommandSpec] = [
     LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
     QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify, LogCommands.recover,
     QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, SyncCommand.spec, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
+    ProofCommands.keygen, ProofCommands.checkpoint, ProofCommands.prove, ProofCommands.checkProof,
 ]
 
 func toolHelp() -> String {
