@@ -131,7 +131,7 @@ public final class EventLog {
 
     /// The entries a log's folder holds; a folder with anything else and no `segments/` belongs to
     /// another program, and a writer will not make a log inside it.
-    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", "recovered", appFileName, "verified", partitionFileName]
+    static let logFolderEntries: Set<String> = ["segments", "writer.lock", "projections", "rejected", "indexes", "recovered", appFileName, "verified", partitionFileName, "proofs"]
 
     static func checkIsLogFolder(_ directory: String) throws {
         guard PlatformDirectory.exists(directory) else { return }

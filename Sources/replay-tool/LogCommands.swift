@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import LogProofs
 
 /// Commands that write or check the log: import, export, verify, cache.
 enum LogCommands {
@@ -96,9 +97,9 @@ enum LogCommands {
         let log = try Common.openLog(a)
         var out: [UInt8] = []
         try log.forEach(from: from) { r in
-            let event = try Replay.decode(r.payload, position: r.position)
             out.removeAll(keepingCapacity: true)
-            EventCodec.encode(event, metadata: .init(position: r.position, version: r.version, recorded: Timestamp(milliseconds: r.recorded)), into: &out)
+            // The line is the Merkle tree's leaf for this record (docs/proofs.md): one encoding for both.
+            try ExportLine.encode(r, into: &out)
             out.append(0x0A)
             Console.out(String(decoding: out, as: UTF8.self))
         }

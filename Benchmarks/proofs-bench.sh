@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Auditors' proofs at scale: the first build of DIR/proofs (hashes file + user index), a
+# checkpoint, a checkpoint after one append, prove --user, prove --consistency, check-proof,
+# each a whole replay-tool process (wall time and peak RSS by /usr/bin/time).
+#
+# usage: Benchmarks/proofs-bench.sh USERS LOG [EXTRA]
+#   builds the release binaries, makes LOG with `ledger-bench populate USERS LOG EXTRA` if it is
+#   missing (2000000 users: about 10 M events), then measures. LOG/proofs is removed first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+users=${1:?USERS}; log=${2:?LOG}; extra=${3:-}
+swift build -c release --product replay-tool >/dev/null
+swift build -c release --product ledger-bench >/dev/null
+B=.build/release/ledger-bench
+T=.build/release/replay-tool
+[ -d "$log/segments" ] || { echo "populate $users $log $extra"; /usr/bin/time -f "populate: %e s" $B populate "$users" "$log" $extra; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rm -rf "$log/proofs"
+timed() { local what=$1; shift; /usr/bin/time -f "$what: %e s, %M KiB" "$@"; }
+echo "commit $(git rev-parse --short HEAD), $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+events=$($T verify --log "$log" --format json | sed 's/.*"headPosition":\([0-9]*\).*/\1/')
+echo "log: $events events, $(du -sh "$log/segments" | cut -f1)"
+$T keygen --name bench.example/ledger --out "$work/key" >/dev/null
+timed "first checkpoint (hashes file and user index built from the whole log)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp1"
+echo "  hashes file: $(du -h "$log/proofs/hashes" | cut -f1), user index: $(du -h "$log/proofs/checkpoints/$events" | cut -f1) ($(sed -n 4p "$work/cp1"))"
+timed "checkpoint again, nothing appended" $T checkpoint --log "$log" --key "$work/key" > "$work/cp1b"
+cmp -s "$work/cp1" "$work/cp1b" || echo "  (a second signature of the same tree)"
+echo '{"id":"proofs-bench-1","type":"account_created","user":"proofs-bench-user","time":"2026-01-20T10:00:00Z","data":{},"source":"server"}' > "$work/one.jsonl"
+timed "import of one event" $T import --log "$log" "$work/one.jsonl" >/dev/null
+timed "checkpoint after one append (tree: one leaf; user index rebuilt from the previous one)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp2"
+for u in $($T export --log "$log" --from-position $((events / 2)) | head -3 | sed 's/.*"user":"\([^"]*\)".*/\1/'); do
+  timed "prove --user $u" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
+  echo "  $(grep -o '"index"' "$work/p-$u.json" | wc -l) records, $(wc -c < "$work/p-$u.json") bytes"
+  timed "check-proof ($u)" $T check-proof --verifier "$work/key.pub" "$work/p-$u.json" >/dev/null
+done
+timed "prove --user (absent)" $T prove --log "$log" --user no-such-user --checkpoint "$work/cp2" --out "$work/absent.json"
+timed "prove --consistency" $T prove --log "$log" --consistency --from "$work/cp1" --checkpoint "$work/cp2" --out "$work/c.json"
+timed "check-proof --from --checkpoint" $T check-proof --verifier "$work/key.pub" --from "$work/cp1" --checkpoint "$work/cp2" "$work/c.json" >/dev/null

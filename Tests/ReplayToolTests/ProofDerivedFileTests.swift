@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// The proof files beside the log are derived: damaged, cut, or of another log, they are built
+/// again from the log (said on stderr) and never used; proofs made after still verify.
+@Suite struct ProofDerivedFiles {
+    /// Overwrites `count` bytes at `offset` of the file at `path` with their complement.
+    static func flip(_ path: String, at offset: UInt64, count: Int = 1) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        let bytes = try handle.read(upToCount: count) ?? Data()
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: Data(bytes.map { ~$0 }))
+    }
+
+    static func size(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).uint64Value
+    }
+
+    @Test("a damaged hashes file (a stored hash, the header, a cut tail) is rebuilt and proofs still verify")
+    func damagedHashes() throws {
+        let f = try ProofFixture(seed: 0x5EED11)
+        defer { f.remove() }
+        let cp = try f.checkpoint("cp")
+        let hashes = f.log + "/proofs/hashes"
+        let users = try f.users()
+        let genuine = try f.prove(users[0], cp)
+        // The second leaf hash (layout position 1): the first record's path reads it.
+        try Self.flip(hashes, at: 96 + 32)
+        var run = Tool.run(["prove", "--log", f.log, "--user", users[0], "--checkpoint", cp])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("built again from the log"), "\(run.err)")
+        #expect(run.out == genuine + "\n" || run.out == genuine)
+        #expect(try f.check(run.out).status == 0)
+        // The header.
+        try Self.flip(hashes, at: 20)
+        run = Tool.run(["prove", "--log", f.log, "--user", users[1], "--checkpoint", cp])
+        #expect(run.status == 0 && run.err.contains("CRC"), "\(run.err)")
+        #expect(try f.check(run.out).status == 0)
+        // The last stored hash (the frontier: the root no longer checks).
+        try Self.flip(hashes, at: try Self.size(hashes) - 32)
+        run = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(run.status == 0 && run.err.contains("do not give the root"), "\(run.err)")
+        #expect(run.out == (try String(contentsOfFile: cp, encoding: .utf8)))
+        // Cut short.
+        try FileHandle(forUpdating: URL(fileURLWithPath: hashes)).truncate(atOffset: try Self.size(hashes) - 40)
+        run = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(run.status == 0 && run.err.contains("shorter"), "\(run.err)")
+        #expect(run.out == (try String(contentsOfFile: cp, encoding: .utf8)))
+        // Intact: nothing rebuilt, nothing said.
+        run = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(run.status == 0 && run.err.isEmpty, "\(run.err)")
+    }
+
+    @Test("the proof files of another log are not used: rebuilt, and the proofs are this log's")
+    func anotherLogsFiles() throws {
+        let a = try ProofFixture(seed: 0x5EED12)
+        defer { a.remove() }
+        let b = try ProofFixture(seed: 0x5EED13)
+        defer { b.remove() }
+        _ = try a.checkpoint("cp")
+        _ = try b.checkpoint("cp")
+        // a's proof files put beside b's log.
+        try FileManager.default.removeItem(atPath: b.log + "/proofs")
+        try FileManager.default.copyItem(atPath: a.log + "/proofs", toPath: b.log + "/proofs")
+        let run = Tool.run(["checkpoint", "--log", b.log, "--key", b.key])
+        // Another log's header: longer than this log, or its chain hash at its size is not this log's.
+        #expect(run.status == 0 && (run.err.contains("another log") || run.err.contains("the log has")) && run.err.contains("built again"), "\(run.err)")
+        #expect(run.out == (try String(contentsOfFile: b.folder + "/cp", encoding: .utf8)))
+        let user = try b.users()[0]
+        #expect(try b.check(try b.prove(user, b.folder + "/cp")).status == 0)
+    }
+
+    @Test("a damaged or missing completeness index is rebuilt as of the checkpoint's size, after appends")
+    func damagedIndex() throws {
+        let f = try ProofFixture(seed: 0x5EED14)
+        defer { f.remove() }
+        let cp1 = try f.checkpoint("cp1")
+        let size = Int(try String(contentsOfFile: cp1, encoding: .utf8).components(separatedBy: "\n")[1])!
+        let user = try f.users()[0]
+        try ProofFixture.ok(Tool.run(["import", "--log", f.log, "-"], stdin: "{\"id\":\"proof-append-3\",\"type\":\"account_created\",\"user\":\"\(user)\",\"time\":\"2026-01-22T10:00:00Z\",\"data\":{},\"source\":\"server\"}\n"))
+        let cp2 = try f.checkpoint("cp2")
+        let index1 = f.log + "/proofs/checkpoints/\(size)"
+        // Damaged entries: the trailer's CRC of them no longer checks when it is a base; its root when used.
+        try Self.flip(index1, at: 40)
+        var run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
+        // Removed: rebuilt from the start up to the checkpoint's size, not the head.
+        try FileManager.default.removeItem(atPath: index1)
+        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: index1))
+        // The trailer damaged: refused at open, rebuilt.
+        let index2 = f.log + "/proofs/checkpoints/\(size + 1)"
+        try Self.flip(index2, at: try Self.size(index2) - 50)
+        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp2])
+        #expect(run.status == 0 && run.err.contains("trailer"), "\(run.err)")
+        let checked = try f.check(run.out, ["--checkpoint", cp2])
+        #expect(checked.status == 0, "\(checked.err)")
+    }
+}
