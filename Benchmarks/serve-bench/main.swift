@@ -36,8 +36,9 @@ let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCompon
     let body = #"{"api_version":"1.0","event":{"id":"bench-\#(getpid())-\#(c)-\#(s)","type":"INITIAL_PURCHASE","app_user_id":"w_\#(c)_\#(s)","product_id":"handz.pro.monthly","event_timestamp_ms":\#(now),"purchased_at_ms":\#(now),"expiration_at_ms":\#(now + 2_592_000_000),"store":"APP_STORE","environment":"PRODUCTION","price":9.99,"currency":"USD","period_type":"NORMAL"}}"#
     return Array("POST /billing/webhook HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-secret\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
 }
+let userCount = users
 @Sendable func entitlements(_ c: Int, _ s: Int) -> [UInt8] {
-    let user = (c &* 7919 &+ s &* 104_729) % users
+    let user = (c &* 7919 &+ s &* 104_729) % userCount
     return Array("GET /billing/entitlements?user=u_\(user) HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-key\r\n\r\n".utf8)
 }
 
