@@ -55,6 +55,11 @@ struct CommittedHead {
         EventStoreError(.damaged, "committed records were lost: the log ends at position \(end) but position \(line.position) was committed (segments/\(fileName))", path: path, position: end + 1)
     }
 
+    /// The damage of a log with records and no readable checkpoint.
+    static func missing(records: UInt64, problem: String?, path: String) -> EventStoreError {
+        EventStoreError(.damaged, "the committed-head checkpoint is \(problem == nil ? "missing" : "unreadable (\(problem!))") while the log holds \(records) committed record(s): whether committed records were lost cannot be told; `replay-tool recover` says what the log holds, and `recover --accept-loss` accepts it", path: path)
+    }
+
     /// One slot's bytes for `head`.
     static func slot(_ head: LogHead) -> [UInt8] {
         var s = magic

@@ -50,6 +50,12 @@ extension EventLog {
         if let line = committedHead, head.position < line.position, options.readThrough.map({ $0 >= line.position }) ?? true {
             throw CommittedHead.lostRecords(end: head.position, line: line, path: segments.last?.path ?? segmentDirectory)
         }
+        // Every writer keeps the checkpoint from a log's creation on: a log with records and none
+        // cannot say whether committed records were lost (a deleted checkpoint must not make a
+        // shorter log pass for whole).
+        if committedHead == nil && head.position > 0 && options.readThrough == nil {
+            throw CommittedHead.missing(records: head.position, problem: committedHeadProblem, path: committedHeadPath)
+        }
     }
 
     /// Checks a sealed segment's header and takes its size as its committed end.

@@ -85,8 +85,20 @@ public enum LogRecovery {
             plan.droppedBytes += k == 0 ? max(0, size - offset) : size
             let bytes = try file.readBytes(at: k == 0 ? offset : LogFormat.segmentHeaderSize, count: size)
             plan.droppedRecords += bytes.withUnsafeBytes { b in
+                // Whole frames that pass their checks, stepping over a damaged one whose header
+                // (its own CRC) still gives its length.
                 var n: UInt64 = 0, at = 0
-                while case .record(_, let length) = LogFormat.frame(in: b, at: at, maxBodySize: Int(UInt32.max)) { n += 1; at += length }
+                while at + LogFormat.frameHeaderSize <= b.count {
+                    switch LogFormat.frame(in: b, at: at, maxBodySize: Int(UInt32.max)) {
+                    case .record(_, let length):
+                        n += 1
+                        at += length
+                    case .damaged where CRC32C.checksum(UnsafeRawBufferPointer(rebasing: b[at..<(at + 8)])) == b.le32(at + 8):
+                        at += LogFormat.frameHeaderSize + Int(b.le32(at))
+                    default:
+                        return n
+                    }
+                }
                 return n
             }
         }

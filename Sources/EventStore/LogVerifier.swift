@@ -54,6 +54,9 @@ public enum LogVerifier {
         }
         report.committedHead = line
         defer {
+            if report.damage == nil, line == nil, report.records > 0 {
+                report.damage = CommittedHead.missing(records: report.records, problem: nil, path: folder + "/" + CommittedHead.fileName)
+            }
             if report.damage == nil, let line, report.head.position < line.position {
                 report.damage = CommittedHead.lostRecords(end: report.head.position, line: line, path: folder)
                 report.tail = nil   // what follows the last commit is no torn tail here: it is never cut

@@ -207,6 +207,12 @@ public enum PlatformProcess {
         _ = signal(SIGXFSZ, SIG_IGN)
     }
 
+    /// Ignores SIGPIPE, so a write to a closed pipe (`replay-tool export | head`) fails with EPIPE,
+    /// which the command reports in one line and exit 1, instead of killing it without a word.
+    public static func ignoreBrokenPipeSignal() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
     /// This process's id.
     static var id: Int32 { getpid() }
 

@@ -162,7 +162,9 @@ enum Console {
     /// Flushes, then throws if any write to standard output failed so far.
     static func flushOrThrow() throws {
         flush()
-        if let failed = outputFailure {
+        if outputFailure != nil && failureReported { throw ToolError(kind: .input, message: "", silent: true) }
+        // Said once per process (a command that runs others, as demo does, fails once).
+        if let failed = outputFailure, !failureReported {
             failureReported = true
             throw ToolError.input(outputFailureText(failed))
         }

@@ -55,7 +55,7 @@ enum ReportCommand {
             return 0
         }
         try Common.writeOutput(page, to: out, what: "the report")
-        Console.out("wrote \(out) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
+        Console.out("wrote \(OneLine.escaped(out)) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
         return 0
     }
 }

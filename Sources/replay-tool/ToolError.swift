@@ -8,6 +8,8 @@ struct ToolError: Error, CustomStringConvertible {
     }
     var kind: Kind
     var message: String
+    /// Already said on stderr (a failed standard output, said once): exit without a second line.
+    var silent = false
     var description: String { message }
 
     static func usage(_ m: String) -> ToolError { ToolError(kind: .usage, message: m) }

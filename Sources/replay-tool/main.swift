@@ -48,7 +48,7 @@ func runTool(_ args: [String]) -> Int32 {
         try Console.flushOrThrow()
         return status
     } catch let e as ToolError {
-        Console.err("replay-tool \(name): \(OneLine.escaped(e.message))")
+        if !e.silent { Console.err("replay-tool \(name): \(OneLine.escaped(e.message))") }
         return e.exitCode
     } catch let e as EventStoreError {
         Console.err("replay-tool \(name): \(OneLine.escaped(e.description))")
@@ -60,6 +60,7 @@ func runTool(_ args: [String]) -> Int32 {
 }
 
 PlatformProcess.ignoreFileSizeLimitSignal()
+PlatformProcess.ignoreBrokenPipeSignal()
 var status = runTool(Array(CommandLine.arguments.dropFirst()))
 Console.flush()
 if let failed = Console.outputFailure, !Console.failureReported {

@@ -86,9 +86,12 @@ import Testing
         #expect(LogVerifier.verify(directory: dir.path).isIntact)
         let writer = try EventLog(directory: dir.path)
         #expect(writer.committedHead?.position == 9 && writer.head.position == 9)
-        // Both slots spoiled: verify names the file; a writer writes it again from the records it checked.
+        // Both slots spoiled: verify names the file; no handle guesses the line; recover accepts the records it checked.
         writeFileBytes(dir.path + "/segments/committed-head", [UInt8](repeating: 0xAB, count: 128))
         #expect(LogVerifier.verify(directory: dir.path).damage?.path?.hasSuffix("committed-head") == true)
+        #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path) }
+        #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path, access: .read) }
+        _ = try LogRecovery.accept(try LogRecovery.plan(directory: dir.path), directory: dir.path, stamp: "test")
         #expect(try EventLog(directory: dir.path).committedHead?.position == 9)
         #expect(LogVerifier.verify(directory: dir.path).isIntact)
     }
@@ -102,12 +105,21 @@ import Testing
         #expect(damage?.message.contains("does not hash to the committed head") == true && damage?.position == 9)
     }
 
-    @Test func aLogWrittenBeforeTheCheckpointGetsOneFromItsFirstWriter() throws {
+    /// A log with records and no checkpoint (removed, or written before it existed) cannot say
+    /// whether committed records were lost: no handle opens it and verify names it, until
+    /// `recover` accepts the records it holds; nothing of them is cut.
+    @Test func aLogWithoutItsCheckpointIsRefusedUntilRecoverAcceptsIt() throws {
         let story = try Story()
         let dir = try story.copy(segment: story.segments[2], checkpoint: nil)
-        #expect(LogVerifier.verify(directory: dir.path).committedHead == nil)
+        let report = LogVerifier.verify(directory: dir.path)
+        #expect(report.committedHead == nil && report.damage?.message.contains("checkpoint is missing") == true)
+        #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path) }
+        #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path, access: .read) }
+        let plan = try LogRecovery.plan(directory: dir.path)
+        #expect(plan.keep.position == 9 && !plan.dropsSomething && plan.changesLog)
+        _ = try LogRecovery.accept(plan, directory: dir.path, stamp: "test")
         #expect(try EventLog(directory: dir.path).committedHead == LogHead(position: 9, hash: try EventLog(directory: dir.path).head.hash))
-        #expect(LogVerifier.verify(directory: dir.path).committedHead?.position == 9)
+        #expect(LogVerifier.verify(directory: dir.path).isIntact)
     }
 
     @Test func segmentHeaderReservedBytesMustBeZero() throws {

@@ -100,13 +100,16 @@ import Testing
         #expect(calls[firstSync...].contains { $0.isSegmentFolder && $0.name == "fsync" }, "\(calls)")
     }
 
-    /// A log whose checkpoint is missing (written before it existed) or behind the records: the
-    /// first writer makes the records durable, then writes the checkpoint, even if it appends nothing.
+    /// A log whose checkpoint is behind its committed records (a crash between a batch's fsync and
+    /// the checkpoint's write): the first writer makes the records durable, then writes the
+    /// checkpoint, even if it appends nothing.
     @Test(.enabled(if: DurabilityOrder.canTrace))
     func aWriterBringingTheCheckpointUpToTheHeadSyncsTheRecordsFirst() throws {
         let s = Scratch()
         #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
-        try FileManager.default.removeItem(atPath: s.log + "/segments/committed-head")
+        let behind = try Data(contentsOf: URL(fileURLWithPath: s.log + "/segments/committed-head"))
+        #expect(Tool.run(["import", "--log", s.log, Queries.moreHandz(s)]).status == 0)
+        try behind.write(to: URL(fileURLWithPath: s.log + "/segments/committed-head"))
         // Every line is already in the log: nothing is appended, the open alone writes the checkpoint.
         let (r, calls) = try Self.traced(["import", "--log", s.log, "events/handz.jsonl"], in: s)
         #expect(r.status == 0 && r.out.hasPrefix("appended 0,"), "\(r.out) \(r.err)")

@@ -19,6 +19,9 @@ struct Credential: Sendable, CustomStringConvertible {
         var token = bytes
         while let last = token.last, last == 0x0A || last == 0x0D { token.removeLast() }
         guard !token.isEmpty else { throw ToolError.usage("\(option) \(path): the file holds no token") }
+        guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ToolError.usage("\(option) \(path): a token is one line of printable ASCII without spaces (a bearer token's characters)")
+        }
         self.token = token
         self.path = path
     }
@@ -30,4 +33,7 @@ struct Credential: Sendable, CustomStringConvertible {
     }
 
     var description: String { "the token in \(path)" }
+
+    /// Whether two credentials hold the same token (compared in constant time).
+    func sameToken(as other: Credential) -> Bool { ConstantTime.equal(token, other.token) }
 }

@@ -35,6 +35,8 @@ enum ServeCommand {
         guard let keyFile = a.value("--api-key-file") else { throw ToolError.usage("serve needs --api-key-file FILE") }
         let webhookSecret = try Credential(path: secretFile, option: "--webhook-secret-file")
         let apiKey = try Credential(path: keyFile, option: "--api-key-file")
+        // One token for both would let RevenueCat's secret read every user's data.
+        guard !webhookSecret.sameToken(as: apiKey) else { throw ToolError.usage("--webhook-secret-file and --api-key-file hold the same token: give each its own") }
         let scrubEvery = try Common.number(a, "--scrub-every", in: 0...UInt64(Int32.max)) ?? 3600
         let profileArgument = a.value("--profile") ?? "handz"
         let profile = try Common.profile(profileArgument)
