@@ -31,8 +31,10 @@ ls -l "$OUT"/*.parquet "$OUT"/events.csv "$OUT"/events.jsonl | awk '{printf "%-4
 # DuckDB: counts by type over the Parquet file, then over the JSON Lines.
 measure duckdb-parquet python3 -c "
 import duckdb, sys
-print(duckdb.sql(\"select type, count(*) from read_parquet('$OUT/events.parquet') group by type order by type\").fetchall())"
+con = duckdb.connect(); con.execute('SET enable_progress_bar = false')
+print(con.sql(\"select type, count(*) from read_parquet('$OUT/events.parquet') group by type order by type\").fetchall())"
 measure duckdb-jsonl python3 -c "
 import duckdb, sys
-print(duckdb.sql(\"select type, count(*) from read_json('$OUT/events.jsonl', format='newline_delimited', columns={'type': 'VARCHAR'}) group by type order by type\").fetchall())"
+con = duckdb.connect(); con.execute('SET enable_progress_bar = false')
+print(con.sql(\"select type, count(*) from read_json('$OUT/events.jsonl', format='newline_delimited', columns={'type': 'VARCHAR'}) group by type order by type\").fetchall())"
 cmp <(cut -c1-2000 "$OUT/duckdb-parquet.out") <(cut -c1-2000 "$OUT/duckdb-jsonl.out") && echo "DuckDB: the same counts by type over Parquet and JSON Lines"
