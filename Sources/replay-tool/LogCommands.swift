@@ -91,8 +91,11 @@ enum LogCommands {
 
     static let export = CommandSpec(
         name: "export", summary: "print the log as JSON Lines, with position, version and recorded",
-        positionals: nil, options: [Common.log, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")]
+        positionals: nil, options: [Common.logs, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")] + TableExport.options,
+        details: TableExport.details
     ) { a in
+        if a.has("--table") { return try TableExport.run(a) }
+        try TableExport.refuseTableOptions(a)
         let from = try Common.number(a, "--from-position", in: 1...UInt64.max) ?? 1
         let log = try Common.openLog(a)
         var out: [UInt8] = []
