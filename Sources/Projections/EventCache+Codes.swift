@@ -36,7 +36,6 @@ extension EventType {
         case .notificationsDisabled: 24
         case .notificationsEnabled: 25
         case .pause: 26
-        case .gift: 27
         }
     }
 }

@@ -11,7 +11,7 @@ struct FunnelProgress: Sendable, Equatable {
         case .purchaseStarted: 2
         case .purchaseSuccess: 3
         case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed,
-             .productChange, .revoke, .pause, .gift, .transfer, .consumablePurchase, .creditsUsed,
+             .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed,
              .accountCreated, .accountDeleted, .purchasePending, .purchaseFailed, .restoreClicked, .restoreSuccess,
              .restoreFailed, .notificationsDisabled, .notificationsEnabled: nil
         }

@@ -58,7 +58,7 @@ enum Metric: Int, CaseIterable, Sendable {
         case .refund: .refund
         case .expiration: .expiration
         case .purchase, .renewal: nil
-        case .uncancellation, .refundReversed, .productChange, .revoke, .pause, .gift, .transfer, .consumablePurchase,
+        case .uncancellation, .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase,
              .creditsUsed, .accountCreated, .accountDeleted, .notificationsDisabled, .notificationsEnabled: nil
         }
     }

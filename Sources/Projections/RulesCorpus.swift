@@ -121,8 +121,6 @@ enum RulesCorpus {
             $0.product = subscription; $0.transaction = "grant-alone"; $0.expires = Self.day(1); $0.price = .zero
             $0.extra = [StoreField.temporaryGrant.field(rawJSON: "true")]
         }
-        // A redeemed gift.
-        add("gift", 0, .gift) { $0.product = subscription; $0.transaction = "gift-1"; $0.expires = Self.day(30); $0.giftMessage = "happy birthday" }
         // A transfer to a new account; credits bought and spent past zero; account and app events.
         buy("old-account", 0, "move-1", days: 30)
         add("new-account", 3, .accountCreated)

@@ -68,7 +68,7 @@ struct UserBooks: Sendable, Equatable {
             if let share = charge.takehome {
                 Self.add(Self.adjustment(charge.price, share: share, commissionPercent: decider.profile.commissionPercent), charge.currency, to: &takehomeAdjustment)
             }
-        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .gift, .transfer,
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .transfer,
              .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
              .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
              .notificationsDisabled, .notificationsEnabled:

@@ -16,7 +16,6 @@ public enum EventData: Sendable, Equatable {
     case transfer(Transfer)
     case consumablePurchase(ConsumablePurchase)
     case creditsUsed(CreditsUsed)
-    case gift(Gift)
     case accountCreated
     case accountDeleted
     case paywallViewed(PaywallViewed)
@@ -48,7 +47,6 @@ public enum EventData: Sendable, Equatable {
         case .transfer: .transfer
         case .consumablePurchase: .consumablePurchase
         case .creditsUsed: .creditsUsed
-        case .gift: .gift
         case .accountCreated: .accountCreated
         case .accountDeleted: .accountDeleted
         case .paywallViewed: .paywallViewed
@@ -84,7 +82,6 @@ public enum EventData: Sendable, Equatable {
         case .transfer: data = Transfer(taking: &f).map(EventData.transfer)
         case .consumablePurchase: data = ConsumablePurchase(taking: &f).map(EventData.consumablePurchase)
         case .creditsUsed: data = CreditsUsed(taking: &f).map(EventData.creditsUsed)
-        case .gift: data = Gift(taking: &f).map(EventData.gift)
         case .accountCreated: data = .accountCreated
         case .accountDeleted: data = .accountDeleted
         case .paywallViewed: data = PaywallViewed(taking: &f).map(EventData.paywallViewed)
@@ -118,7 +115,6 @@ public enum EventData: Sendable, Equatable {
         case .transfer(let d): d.put(into: &f)
         case .consumablePurchase(let d): d.put(into: &f)
         case .creditsUsed(let d): d.put(into: &f)
-        case .gift(let d): d.put(into: &f)
         case .paywallViewed(let d): d.put(into: &f)
         case .paywallCtaTapped(let d): d.put(into: &f)
         case .purchaseStarted(let d), .purchasePending(let d): d.put(into: &f)
@@ -147,7 +143,6 @@ public enum EventData: Sendable, Equatable {
         case .transfer(let d): d.ref
         case .consumablePurchase(let d): SubscriptionRef(transaction: d.transaction, environment: d.environment)
         case .creditsUsed(let d): SubscriptionRef(environment: d.environment)
-        case .gift(let d): SubscriptionRef(transaction: d.transaction, environment: d.environment)
         case .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending,
              .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
              .notificationsDisabled, .notificationsEnabled: SubscriptionRef()

@@ -4,7 +4,7 @@
 public enum EventField: String, Sendable, CaseIterable {
     case product, transaction, originalTransaction, expires, offer, price, currency, environment, familyShared
     case reason, graceExpires, resumesAt, effective, to, quantity
-    case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category, giftMessage
+    case context, sourceScreen, planState, trialEligible, trialUsed, plan, errorCode, category
 
     /// What a field's value is, and how the codec reads and writes it.
     public enum Kind: Sendable {
@@ -83,7 +83,6 @@ public enum EventField: String, Sendable, CaseIterable {
         case .plan: Spec(.text, code: 20)
         case .errorCode: Spec(.code, code: 21)
         case .category: Spec(.name, code: 22)
-        case .giftMessage: Spec(.text, code: 23)
         }
     }
 

@@ -25,7 +25,6 @@ public struct EventFields: Sendable, Equatable {
     public var plan: String?
     public var errorCode: String?
     public var category: String?
-    public var giftMessage: String?
     /// Unknown fields: name and raw JSON value, in their order.
     public var extra: [EventData.ExtraField] = []
 
@@ -58,7 +57,6 @@ public struct EventFields: Sendable, Equatable {
             case .plan: plan.map(FieldValue.string)
             case .errorCode: errorCode.map(FieldValue.string)
             case .category: category.map(FieldValue.string)
-            case .giftMessage: giftMessage.map(FieldValue.string)
             }
         }
         set {
@@ -86,7 +84,6 @@ public struct EventFields: Sendable, Equatable {
             case .plan: plan = newValue?.string
             case .errorCode: errorCode = newValue?.string
             case .category: category = newValue?.string
-            case .giftMessage: giftMessage = newValue?.string
             }
         }
     }
@@ -107,7 +104,6 @@ public struct EventFields: Sendable, Equatable {
         case .plan: plan = v
         case .errorCode: errorCode = v
         case .category: category = v
-        case .giftMessage: giftMessage = v
         case .expires, .offer, .price, .environment, .familyShared, .graceExpires, .resumesAt, .effective, .quantity,
              .trialEligible, .trialUsed: break
         }
@@ -121,7 +117,7 @@ public struct EventFields: Sendable, Equatable {
         case .resumesAt: resumesAt = t
         case .product, .transaction, .originalTransaction, .offer, .price, .currency, .environment, .familyShared,
              .reason, .effective, .to, .quantity, .context, .sourceScreen, .planState, .trialEligible, .trialUsed,
-             .plan, .errorCode, .category, .giftMessage: break
+             .plan, .errorCode, .category: break
         }
     }
 

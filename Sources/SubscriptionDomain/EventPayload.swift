@@ -260,21 +260,3 @@ public struct CreditsUsed: EventPayload {
     }
     func put(into f: inout EventFields) { (f.quantity, f.environment) = (quantity, environment) }
 }
-
-/// `gift`: a redeemed gift gives access to `expires`, with the giver's giftMessage.
-public struct Gift: EventPayload {
-    public var product: String
-    public var transaction: String
-    public var expires: Timestamp
-    public var giftMessage: String?
-    public var environment: StoreEnvironment?
-
-    static let table = FieldTable(required: [.product, .transaction, .expires], optional: [.giftMessage, .environment])
-    init?(taking f: inout EventFields) {
-        guard let product = f.product.take(), let transaction = f.transaction.take(), let expires = f.expires.take() else { return nil }
-        (self.product, self.transaction, self.expires, giftMessage, environment) = (product, transaction, expires, f.giftMessage.take(), f.environment.take())
-    }
-    func put(into f: inout EventFields) {
-        (f.product, f.transaction, f.expires, f.giftMessage, f.environment) = (product, transaction, expires, giftMessage, environment)
-    }
-}

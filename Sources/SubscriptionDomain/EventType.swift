@@ -15,7 +15,6 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     case transfer
     case consumablePurchase = "consumable_purchase"
     case creditsUsed = "credits_used"
-    case gift
     // Account and app events: analytics and notifications.
     case accountCreated = "account_created"
     case accountDeleted = "account_deleted"
@@ -35,7 +34,7 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     public var isStoreEvent: Bool {
         switch self {
         case .purchase, .renewal, .cancellation, .uncancellation, .billingIssue, .expiration, .refund,
-             .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed, .gift: true
+             .refundReversed, .productChange, .revoke, .pause, .transfer, .consumablePurchase, .creditsUsed: true
         case .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending,
              .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
              .notificationsDisabled, .notificationsEnabled: false

@@ -50,7 +50,6 @@ extension EventType {
         case .transfer: Transfer.table
         case .consumablePurchase: ConsumablePurchase.table
         case .creditsUsed: CreditsUsed.table
-        case .gift: Gift.table
         case .paywallViewed: PaywallViewed.table
         case .paywallCtaTapped: PaywallCtaTapped.table
         case .purchaseStarted, .purchasePending: ProductAttempt.table

@@ -207,14 +207,6 @@ public struct PlanDecider: Sendable {
             s.credits = s.credits.addingSaturated(c.quantity)
             s.consumables[c.transaction] = c.quantity
             return .creditsAdded
-        case .gift(let g):
-            guard s.see(g.transaction) else { return .duplicateTransaction }
-            if g.environment == .sandbox { return .sandboxApart }
-            s.everPurchased = true
-            s.subscription = Subscription(product: g.product, group: group(of: g.product), originalTransaction: g.transaction, transaction: g.transaction,
-                                          startedAt: time, expires: g.expires, isTrial: false, environment: .production)
-            s.subscription?.autoRenew = false
-            return .gift
         case .creditsUsed(let c):
             s.credits = max(0, s.credits.subtractingSaturated(c.quantity))
             return .creditsUsed

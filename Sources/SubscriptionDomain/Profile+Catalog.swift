@@ -14,7 +14,6 @@ extension Profile {
             product = r.product
         case .productChange(let c): product = c.product
         case .consumablePurchase(let c): product = c.product
-        case .gift(let g): product = g.product
         case .cancellation, .uncancellation, .billingIssue, .expiration, .refund, .refundReversed, .revoke, .pause,
              .transfer, .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped,
              .purchaseStarted, .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess,

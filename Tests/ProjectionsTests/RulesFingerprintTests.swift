@@ -54,7 +54,7 @@ import SubscriptionDomain
             "credits_used": 12, "account_created": 13, "account_deleted": 14, "paywall_viewed": 15, "paywall_cta_tapped": 16,
             "purchase_started": 17, "purchase_pending": 18, "purchase_success": 19, "purchase_failed": 20, "restore_clicked": 21,
             "restore_success": 22, "restore_failed": 23, "notifications_disabled": 24, "notifications_enabled": 25,
-            "pause": 26, "gift": 27,
+            "pause": 26,
         ]
         for type in EventType.allCases {
             #expect(pinned[type.rawValue] == type.cacheCode, "\(type.rawValue): stored codes never change")
@@ -70,7 +70,7 @@ import SubscriptionDomain
             "product=0", "transaction=1", "originalTransaction=2", "expires=3", "offer=4", "price=5", "currency=6",
             "environment=7", "familyShared=8", "reason=9", "graceExpires=10", "resumesAt=11", "effective=12", "to=13",
             "quantity=14", "context=15", "sourceScreen=16", "planState=17", "trialEligible=18", "trialUsed=19", "plan=20",
-            "errorCode=21", "category=22", "giftMessage=23",
+            "errorCode=21", "category=22",
         ])
         #expect(EventField.allCases.allSatisfy { $0.cacheCode < 31 && EventCache.fieldsByCode[Int($0.cacheCode)] == $0 })
     }

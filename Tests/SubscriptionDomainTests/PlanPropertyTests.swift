@@ -33,7 +33,7 @@ import Testing
         let products = ["howru_premium_monthly", "howru_family_monthly"]
         for _ in 0..<Int.random(in: 1...14, using: &rng) {
             let env = environment()
-            switch Int.random(in: 0..<21, using: &rng) {
+            switch Int.random(in: 0..<20, using: &rng) {
             case 0: add(.accountCreated)
             case 1, 2:
                 txn += 1
@@ -61,7 +61,6 @@ import Testing
             case 14: add(.transfer) { $0.to = "u2"; $0.environment = env }
             case 15: txn += 1; add(.consumablePurchase) { $0.product = "howru_sms_20"; $0.transaction = "t\(txn)"; $0.quantity = 20; $0.environment = env }
             case 16: add(.creditsUsed) { $0.quantity = Int.random(in: 1...30, using: &rng); $0.environment = env }
-            case 19: txn += 1; add(.gift) { $0.product = products[0]; $0.transaction = "t\(txn)"; $0.expires = Timestamp(nanoseconds: t + 86_400_000_000_000); $0.environment = env }
             case 17: add(Bool.random(using: &rng) ? .notificationsDisabled : .notificationsEnabled) { $0.category = "billing" }
             default:
                 let app: [EventType] = [.accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending,

@@ -11,7 +11,7 @@ import Testing
         f.offer = .intro; f.price = Money.parse("1.50"); f.currency = "EUR"; f.environment = .sandbox; f.familyShared = true
         f.reason = "r"; f.graceExpires = at("2026-02-02T00:00:00Z"); f.resumesAt = at("2026-02-03T00:00:00Z"); f.effective = .immediate
         f.to = "u2"; f.quantity = 2; f.context = "c"; f.sourceScreen = "s"; f.planState = "free"; f.trialEligible = true
-        f.trialUsed = false; f.plan = "pro"; f.errorCode = "e"; f.category = "billing"; f.giftMessage = "m"
+        f.trialUsed = false; f.plan = "pro"; f.errorCode = "e"; f.category = "billing"
         return f
     }
 
