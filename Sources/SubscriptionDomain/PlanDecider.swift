@@ -56,7 +56,7 @@ public struct PlanDecider: Sendable {
 
     /// Folds a subscription another user transferred to this one (TRANSFER-IN). It is handed over
     /// after the user's own events, so the last event time only moves forward. When the user's own
-    /// subscription is running nothing changes, and the transition is nil.
+    /// subscription is running, the state is returned as it was.
     public func evolve(_ state: SubscriberState, _ transfer: ReceivedTransfer) -> SubscriberState {
         var s = state
         evolve(&s, transfer)
@@ -71,7 +71,8 @@ public struct PlanDecider: Sendable {
         return PlanTransition(rule: rule)
     }
 
-    /// Receives a transferred subscription (`evolve` with a `ReceivedTransfer`); true if it was received.
+    /// Receives a transferred subscription: `evolve` with a `ReceivedTransfer`, for callers that
+    /// hold the subscription and its time apart; true if it was received.
     @discardableResult
     public func receiveTransfer(_ s: inout SubscriberState, _ subscription: Subscription, at time: Timestamp) -> Bool {
         evolve(&s, ReceivedTransfer(subscription: subscription, time: time)) != nil
