@@ -1,6 +1,7 @@
 import SubscriptionDomain
 
-// The event cache's one-byte codes for the catalog's enums. Frozen: each value keeps its number
+// The event cache's one-byte codes for the catalog's enums (a data field's code is in its
+// domain table, `EventField.spec`). Frozen: each value keeps its number
 // forever and a new value takes the next free one (a test pins them all). Written as exhaustive
 // switches, so a new case cannot be stored until it is given a code, and never by its position in
 // `allCases`, which moves when a case is inserted.
@@ -90,35 +91,4 @@ extension EventCache {
     static let offers = byCode { (o: Offer) in o.cacheCode }
     static let environments = byCode { (e: StoreEnvironment) in e.cacheCode }
     static let timings = byCode { (t: ChangeTiming) in t.cacheCode }
-}
-
-extension EventField {
-    /// The field's bit in an event's data mask (at most 30: bit 31 marks unknown fields).
-    var cacheCode: UInt8 {
-        switch self {
-        case .product: 0
-        case .transaction: 1
-        case .originalTransaction: 2
-        case .expires: 3
-        case .offer: 4
-        case .price: 5
-        case .currency: 6
-        case .environment: 7
-        case .familyShared: 8
-        case .reason: 9
-        case .graceExpires: 10
-        case .resumesAt: 11
-        case .effective: 12
-        case .to: 13
-        case .quantity: 14
-        case .context: 15
-        case .sourceScreen: 16
-        case .planState: 17
-        case .trialEligible: 18
-        case .trialUsed: 19
-        case .plan: 20
-        case .errorCode: 21
-        case .category: 22
-        }
-    }
 }

@@ -19,7 +19,7 @@ extension Replay {
         outgoing.sort { $0.0 < $1.0 }
         for (_, transfer) in outgoing {
             var recipient = users[transfer.to] ?? UserFold(user: transfer.to)
-            if decider.receiveTransfer(&recipient.state, transfer.subscription, at: transfer.time) { users[transfer.to] = recipient }
+            if decider.evolve(&recipient.state, transfer.received) != nil { users[transfer.to] = recipient }
         }
     }
 

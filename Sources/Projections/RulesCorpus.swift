@@ -115,11 +115,11 @@ enum RulesCorpus {
         buy("grant", 0, "grant-1", days: 30)
         add("grant", 0.01, .purchase) {
             $0.product = subscription; $0.transaction = "grant-temporary"; $0.expires = Self.day(1.01); $0.price = .zero
-            $0.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+            $0.extra = [StoreField.temporaryGrant.field(rawJSON: "true")]
         }
         add("grant-alone", 0, .purchase) {
             $0.product = subscription; $0.transaction = "grant-alone"; $0.expires = Self.day(1); $0.price = .zero
-            $0.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+            $0.extra = [StoreField.temporaryGrant.field(rawJSON: "true")]
         }
         // A transfer to a new account; credits bought and spent past zero; account and app events.
         buy("old-account", 0, "move-1", days: 30)

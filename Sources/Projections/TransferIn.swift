@@ -9,4 +9,7 @@ public struct TransferIn: Sendable, Equatable {
     public var stored: StoredEvent
     /// The sender's subscription at the transfer, as the recipient receives it.
     public var subscription: Subscription
+
+    /// The subscription as the recipient's Decider folds it, at the time of the `transfer`.
+    public var received: ReceivedTransfer { ReceivedTransfer(subscription: subscription, time: stored.event.time) }
 }

@@ -42,12 +42,12 @@ struct UserBooks: Sendable, Equatable {
         case .purchase(let p):
             // A family member's access is not a sale: the organizer's purchase is (issue 20 item 7).
             guard p.offer != .freeTrial, p.familyShared != true else { return }
-            sale(p.transaction, p.product, p.price, p.currency, e, decider)
+            sale(p.transaction, p.product, p.price, p.currency, takehome: p.takehomeShare, decider)
         case .renewal(let r):
             guard r.familyShared != true else { return }
-            sale(r.transaction, r.product, r.price, r.currency, e, decider)
+            sale(r.transaction, r.product, r.price, r.currency, takehome: r.takehomeShare, decider)
         case .consumablePurchase(let c):
-            sale(c.transaction, c.product, c.price, c.currency, e, decider)
+            sale(c.transaction, c.product, c.price, c.currency, takehome: c.takehomeShare, decider)
         case .refund(let r):
             let charged = charges.last { $0.transaction == r.transaction }
             guard let price = r.price ?? charged?.price else { return }
@@ -76,13 +76,14 @@ struct UserBooks: Sendable, Equatable {
         }
     }
 
-    /// A sale at the reported price, else the product's listed price.
-    private mutating func sale(_ txn: String, _ product: String, _ reported: Money?, _ reportedCurrency: String?, _ e: Event, _ decider: PlanDecider) {
+    /// A sale at the reported price, else the product's listed price; `share`, the take-home share
+    /// the store reported (parts per million), if it did.
+    private mutating func sale(_ txn: String, _ product: String, _ reported: Money?, _ reportedCurrency: String?, takehome share: Int64?,
+                               _ decider: PlanDecider) {
         let listed = reported == nil || reportedCurrency == nil ? decider.listedPrice(of: product) : nil
         guard let price = reported ?? listed?.price, price > .zero else { return }
         let currency = reportedCurrency ?? listed?.currency ?? "USD"
         Self.add(price, currency, to: &gross)
-        let share = e.extra.unknown.isEmpty ? nil : e.extra.takehomeShare
         if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment) }
         charges.append(Charge(transaction: txn, price: price, currency: currency, takehome: share))
     }

@@ -24,6 +24,8 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         var to: String
         var time: Timestamp
         var subscription: Subscription
+        /// The subscription as the recipient's Decider folds it.
+        var received: ReceivedTransfer { ReceivedTransfer(subscription: subscription, time: time) }
     }
 
     init(user: String) { state = SubscriberState(user: user) }
@@ -32,25 +34,22 @@ struct UserFold: Sendable, Equatable, UserKeyed {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
         // What the notification rules need from before the event (not a copy of the whole subscription).
         let hadBillingIssue = state.hasBillingIssue
-        // A sandbox renewal's rule is SANDBOX: whether it converts a sandbox trial is read here.
-        var sandboxTrial = false
-        if case .renewal(let r) = e.data { sandboxTrial = r.environment == .sandbox && state.sandbox?.isTrial == true }
-        decider.evolve(&state, e)
-        let rule = state.rule
+        let transition = decider.evolve(&state, e)
+        let rule = transition.rule
         // A family member's purchase or renewal: access, not a sale (no revenue, not counted as a renewal).
         let memberAccess = (e.type == .purchase || e.type == .renewal) && rule != .sandboxApart && state.subscription?.familyShared == true
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
             if let m = Metric.countedPerEvent(e.type) {
                 counts.add(m)
-            } else if case .purchase(let p) = e.data {
-                // A sandbox purchase (counted only with includeSandbox) is a start as its offer says.
-                let sandboxStart = rule == .sandboxApart && !e.extra.isTemporaryGrant && p.familyShared != true
-                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || (sandboxStart && p.offer == .freeTrial) { counts.add(.trialStarted) }
-                if rule == .purchaseStartsPro || (sandboxStart && p.offer != .freeTrial) { counts.add(.subscriptionStarted) }
-            } else if e.type == .renewal, rule != .duplicateTransaction, !memberAccess {
+            } else if e.type == .purchase {
+                // A sandbox purchase (counted only with includeSandbox) is a start as the rule its sandbox subscription followed.
+                if rule == .purchaseStartsTrial || rule == .trialOncePerGroup || transition.sandboxRule == .purchaseStartsTrial { counts.add(.trialStarted) }
+                if rule == .purchaseStartsPro || transition.sandboxRule == .purchaseStartsPro { counts.add(.subscriptionStarted) }
+            } else if case .renewal(let r) = e.data, rule != .duplicateTransaction, !memberAccess {
                 counts.add(.renewal)
-                if rule == .trialConverted || (rule == .sandboxApart && sandboxTrial) { counts.add(.trialConverted) }
+                // A sandbox renewal converts a sandbox trial when it names the sandbox environment.
+                if rule == .trialConverted || (r.environment == .sandbox && transition.sandboxRule == .trialConverted) { counts.add(.trialConverted) }
             }
             funnel.record(e)
         }

@@ -14,7 +14,7 @@ public struct UserHistory: Sendable {
     public func state(_ decider: PlanDecider, at instant: Timestamp) -> SubscriberState {
         var s = timeline.state(decider, user: user, at: instant)
         for t in transfersIn where t.stored.event.time <= instant {
-            decider.receiveTransfer(&s, t.subscription, at: t.stored.event.time)
+            decider.evolve(&s, t.received)
         }
         return s
     }

@@ -9,8 +9,9 @@ public struct Event: Sendable, Equatable {
     public var source: EventSource?
     /// The type and its typed fields.
     public private(set) var data: EventData
-    /// The `data` fields that are not the type's, kept verbatim.
-    public var extra: EventData.Extra
+    /// The `data` fields that are not the type's, kept verbatim. Set with the data only, since a
+    /// payload reads its store fields (`StoreField`) from these.
+    public private(set) var extra: EventData.Extra
 
     /// The event type (`data`'s, kept beside it: the read models ask it of every event).
     public private(set) var type: EventType

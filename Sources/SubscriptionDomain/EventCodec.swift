@@ -102,11 +102,13 @@ public enum EventCodec {
         }
     }
 
-    enum TopField: UInt16 {
+    /// The top-level fields; a field's name is its case's, and its bit its raw value.
+    enum TopField: UInt16, CaseIterable {
         case id, type, user, time, data, source, position, version, recorded
         var name: String { "\(self)" }
         static let requiredMask: UInt16 = 1 << id.rawValue | 1 << type.rawValue | 1 << user.rawValue | 1 << time.rawValue
-        static let tags = TagTable(["id", "type", "user", "time", "data", "source", "position", "version", "recorded"])
+        /// The names in the order of the raw values (what `fieldName` gives back as an index).
+        static let tags = TagTable(allCases.map(\.name))
     }
 
     /// A field name and its colon: the index of a tag of `table`, or the token of another name.

@@ -2,8 +2,9 @@ extension EventData {
     /// The `data` fields that are not the type's, kept so that the canonical line is written back
     /// byte for byte: unknown fields (raw JSON, in their order, after the catalog's) and catalog
     /// fields off their type (such as a `price` on a `cancellation`, checked as their field and
-    /// written where the catalog's order puts them). The rules read none of them, except the two
-    /// store fields below that the contract does not list.
+    /// written where the catalog's order puts them). The rules read none of them: the two store
+    /// fields the contract does not list (`StoreField`) stay here as written, and the payloads that
+    /// hold them read them into typed values.
     public struct Extra: Sendable, Equatable {
         public var unknown: [ExtraField]
         public var offType: [OffTypeField]
@@ -41,21 +42,5 @@ extension EventData {
         public var field: EventField
         public var value: FieldValue
         public init(field: EventField, value: FieldValue) { self.field = field; self.value = value }
-    }
-}
-
-extension EventData.Extra {
-    /// A RevenueCat `TEMPORARY_ENTITLEMENT_GRANT` (`"temporaryGrant": true` in a purchase's data):
-    /// access while the store confirms the purchase, which follows as its own `purchase`.
-    public var isTemporaryGrant: Bool {
-        unknown.contains { $0.name == "temporaryGrant" && $0.rawJSON == "true" }
-    }
-
-    /// The share of the price the developer keeps after the store's fee, in parts per million, when
-    /// the store says it (RevenueCat `takehome_percentage`, kept as `"takehomePercentage": 0.85`):
-    /// revenue prefers it to the profile's commission. Nil when absent or not within 0…1.
-    public var takehomeShare: Int64? {
-        guard let raw = unknown.first(where: { $0.name == "takehomePercentage" })?.rawJSON, let v = Double(raw), v >= 0, v <= 1 else { return nil }
-        return Int64((v * 1_000_000).rounded())
     }
 }

@@ -28,23 +28,73 @@ public enum EventField: String, Sendable, CaseIterable {
         case offer, environment, timing
     }
 
-    /// The field's kind.
-    public var kind: Kind {
-        switch self {
-        case .transaction, .originalTransaction, .to: .identifier
-        case .product, .category: .name
-        case .reason, .context, .sourceScreen, .planState, .plan: .text
-        case .errorCode: .code
-        case .currency: .currency
-        case .expires, .graceExpires, .resumesAt: .time
-        case .price: .money
-        case .quantity: .quantity
-        case .familyShared, .trialEligible, .trialUsed: .bool
-        case .offer: .offer
-        case .environment: .environment
-        case .effective: .timing
+    /// The range the import door checks a field's value against (`ValueRanges`).
+    public enum AcceptedRange: Sendable {
+        /// An instant in `ValueRanges.times`.
+        case time
+        /// An amount in `ValueRanges.prices`.
+        case price
+        /// A count in `ValueRanges.quantities`.
+        case quantity
+        /// An id the log can key a record by (`ValueRanges.idBytes`, no control character).
+        case id
+    }
+
+    /// Everything said about a field besides its name, written once (`spec`): the codec and the
+    /// encoder read its kind, the event cache its code, the import door its range.
+    public struct Spec: Sendable {
+        /// What its value is, and how the codec reads and writes it.
+        public let kind: Kind
+        /// Its frozen code in stored formats: its bit in the event cache's data mask (at most 30:
+        /// bit 31 marks unknown fields). Each field keeps its number forever; a new field takes
+        /// the next free one (a test pins them all).
+        public let code: UInt8
+        /// The range its value must lie in at the door, if one is checked.
+        public let range: AcceptedRange?
+
+        init(_ kind: Kind, code: UInt8, range: AcceptedRange? = nil) {
+            (self.kind, self.code, self.range) = (kind, code, range)
         }
     }
+
+    /// The one table of the fields: each one's kind, frozen code and range.
+    @inline(__always) public var spec: Spec {
+        switch self {
+        case .product: Spec(.name, code: 0)
+        case .transaction: Spec(.identifier, code: 1)
+        case .originalTransaction: Spec(.identifier, code: 2)
+        case .expires: Spec(.time, code: 3, range: .time)
+        case .offer: Spec(.offer, code: 4)
+        case .price: Spec(.money, code: 5, range: .price)
+        case .currency: Spec(.currency, code: 6)
+        case .environment: Spec(.environment, code: 7)
+        case .familyShared: Spec(.bool, code: 8)
+        case .reason: Spec(.text, code: 9)
+        case .graceExpires: Spec(.time, code: 10, range: .time)
+        case .resumesAt: Spec(.time, code: 11, range: .time)
+        case .effective: Spec(.timing, code: 12)
+        case .to: Spec(.identifier, code: 13, range: .id)
+        case .quantity: Spec(.quantity, code: 14, range: .quantity)
+        case .context: Spec(.text, code: 15)
+        case .sourceScreen: Spec(.text, code: 16)
+        case .planState: Spec(.text, code: 17)
+        case .trialEligible: Spec(.bool, code: 18)
+        case .trialUsed: Spec(.bool, code: 19)
+        case .plan: Spec(.text, code: 20)
+        case .errorCode: Spec(.code, code: 21)
+        case .category: Spec(.name, code: 22)
+        }
+    }
+
+    /// The field's kind (`spec`).
+    @inline(__always) public var kind: Kind { spec.kind }
+    /// The field's frozen code in the event cache (`spec`).
+    public var cacheCode: UInt8 { spec.code }
+    /// The range the import door checks (`spec`).
+    public var range: AcceptedRange? { spec.range }
+
+    /// The fields that have `range`, in the catalog's order.
+    static func fields(in range: AcceptedRange) -> [EventField] { cases.filter { $0.range == range } }
 
     /// The fields, built once; a field's index here is its bit in field masks (`FieldTable`,
     /// the decoder's duplicate check).

@@ -39,6 +39,12 @@ public struct Purchase: EventPayload {
     public var currency: String?
     public var environment: StoreEnvironment?
     public var familyShared: Bool?
+    /// A temporary entitlement grant (`StoreField.temporaryGrant`): access while the store
+    /// confirms the purchase, which follows as its own `purchase`. Read from the line's unknown
+    /// fields, where it stays (so it is not set here).
+    public private(set) var temporaryGrant: Bool
+    /// The developer's take-home share in parts per million (`StoreField.takehomePercentage`), read the same way.
+    public private(set) var takehomeShare: Int64?
 
     static let table = FieldTable(required: [.product, .transaction, .expires],
                                   optional: [.originalTransaction, .offer, .price, .currency, .environment, .familyShared])
@@ -47,6 +53,8 @@ public struct Purchase: EventPayload {
         (self.product, self.transaction, self.expires) = (product, transaction, expires)
         (originalTransaction, offer, price, currency) = (f.originalTransaction.take(), f.offer.take(), f.price.take(), f.currency.take())
         (environment, familyShared) = (f.environment.take(), f.familyShared.take())
+        temporaryGrant = StoreField.temporaryGrant.bool(in: f.extra) == true
+        takehomeShare = StoreField.takehomePercentage.partsPerMillion(in: f.extra)
     }
     func put(into f: inout EventFields) {
         (f.product, f.transaction, f.expires) = (product, transaction, expires)
@@ -65,6 +73,9 @@ public struct Renewal: EventPayload {
     public var currency: String?
     public var environment: StoreEnvironment?
     public var familyShared: Bool?
+    /// The developer's take-home share in parts per million (`StoreField.takehomePercentage`):
+    /// read from the line's unknown fields, where it stays (so it is not set here).
+    public private(set) var takehomeShare: Int64?
 
     static let table = FieldTable(required: [.product, .transaction, .expires],
                                   optional: [.originalTransaction, .price, .currency, .environment, .familyShared])
@@ -73,6 +84,7 @@ public struct Renewal: EventPayload {
         (self.product, self.transaction, self.expires) = (product, transaction, expires)
         (originalTransaction, price, currency) = (f.originalTransaction.take(), f.price.take(), f.currency.take())
         (environment, familyShared) = (f.environment.take(), f.familyShared.take())
+        takehomeShare = StoreField.takehomePercentage.partsPerMillion(in: f.extra)
     }
     func put(into f: inout EventFields) {
         (f.product, f.transaction, f.expires) = (product, transaction, expires)
@@ -218,12 +230,16 @@ public struct ConsumablePurchase: EventPayload {
     public var price: Money?
     public var currency: String?
     public var environment: StoreEnvironment?
+    /// The developer's take-home share in parts per million (`StoreField.takehomePercentage`):
+    /// read from the line's unknown fields, where it stays (so it is not set here).
+    public private(set) var takehomeShare: Int64?
 
     static let table = FieldTable(required: [.product, .transaction, .quantity], optional: [.price, .currency, .environment])
     init?(taking f: inout EventFields) {
         guard let product = f.product.take(), let transaction = f.transaction.take(), let quantity = f.quantity.take() else { return nil }
         (self.product, self.transaction, self.quantity) = (product, transaction, quantity)
         (price, currency, environment) = (f.price.take(), f.currency.take(), f.environment.take())
+        takehomeShare = StoreField.takehomePercentage.partsPerMillion(in: f.extra)
     }
     func put(into f: inout EventFields) {
         (f.product, f.transaction, f.quantity) = (product, transaction, quantity)

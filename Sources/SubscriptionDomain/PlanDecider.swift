@@ -1,6 +1,7 @@
 /// The plan-state rules as a Decider: `initial`, `evolve(state, event)` that never throws and
-/// handles every event type, and `view(state, at:)` that applies timers at a given instant.
-/// Time only comes in as values; nothing here reads a clock.
+/// handles every event type (and the subscriptions other users transfer, `ReceivedTransfer`),
+/// each transition carrying the rule that made it, and `view(state, at:)` that applies timers at a
+/// given instant. Time only comes in as values; nothing here reads a clock.
 public struct PlanDecider: Sendable {
     /// The profile and what the rules look up in it, shared: copying a decider is one retain.
     final class Rules: Sendable {
@@ -43,13 +44,49 @@ public struct PlanDecider: Sendable {
         return s
     }
 
-    /// The same fold in place, for replay loops that keep states in a table (no copy-on-write).
-    public func evolve(_ s: inout SubscriberState, _ event: Event) {
-        s.lastEventTime = event.time
-        s.rule = apply(event, to: &s)
+    /// The same fold in place, for replay loops that keep states in a table (no copy-on-write);
+    /// returns the transition with the rule that made it.
+    @discardableResult
+    public func evolve(_ s: inout SubscriberState, _ event: Event) -> PlanTransition {
+        var sandboxRule: Rule?
+        let rule = apply(event, to: &s, sandbox: &sandboxRule)
+        record(rule, at: event.time, in: &s)
+        return PlanTransition(rule: rule, sandboxRule: sandboxRule)
     }
 
-    private func apply(_ e: Event, to s: inout SubscriberState) -> Rule {
+    /// Folds a subscription another user transferred to this one (TRANSFER-IN). It is handed over
+    /// after the user's own events, so the last event time only moves forward. When the user's own
+    /// subscription is running, the state is returned as it was.
+    public func evolve(_ state: SubscriberState, _ transfer: ReceivedTransfer) -> SubscriberState {
+        var s = state
+        evolve(&s, transfer)
+        return s
+    }
+
+    /// The same in place; returns the transition, nil when the transfer changed nothing.
+    @discardableResult
+    public func evolve(_ s: inout SubscriberState, _ transfer: ReceivedTransfer) -> PlanTransition? {
+        guard let rule = receive(transfer, into: &s) else { return nil }
+        record(rule, at: max(s.lastEventTime ?? transfer.time, transfer.time), in: &s)
+        return PlanTransition(rule: rule)
+    }
+
+    /// Receives a transferred subscription: `evolve` with a `ReceivedTransfer`, for callers that
+    /// hold the subscription and its time apart; true if it was received.
+    @discardableResult
+    public func receiveTransfer(_ s: inout SubscriberState, _ subscription: Subscription, at time: Timestamp) -> Bool {
+        evolve(&s, ReceivedTransfer(subscription: subscription, time: time)) != nil
+    }
+
+    /// What every transition leaves in the state: its rule and the time of what caused it.
+    @inline(__always) private func record(_ rule: Rule, at time: Timestamp, in s: inout SubscriberState) {
+        s.lastEventTime = time
+        s.rule = rule
+    }
+
+    /// Applies one event and returns its rule; `sandboxRule` is set to the rule it followed on the
+    /// sandbox subscription when it is kept apart there (the returned rule is then SANDBOX).
+    private func apply(_ e: Event, to s: inout SubscriberState, sandbox sandboxRule: inout Rule?) -> Rule {
         let time = e.time
         switch e.data {
         case .accountCreated:
@@ -59,7 +96,7 @@ public struct PlanDecider: Sendable {
             s.hasAccount = false
             return .accountDeleted
         case .purchase(let p):
-            if !e.extra.unknown.isEmpty, e.extra.isTemporaryGrant { return temporaryGrant(p, at: time, &s) }
+            if p.temporaryGrant { return temporaryGrant(p, at: time, &s, sandbox: &sandboxRule) }
             guard s.see(p.transaction) else { return .duplicateTransaction }
             let group = group(of: p.product)
             let isTrial = p.offer == .freeTrial
@@ -72,6 +109,7 @@ public struct PlanDecider: Sendable {
             if env == .sandbox {
                 s.sandbox = sub
                 s.sandboxTransactions.append(p.transaction)
+                sandboxRule = sub.familyShared ? .familySharedAccess : isTrial ? .purchaseStartsTrial : .purchaseStartsPro
                 return .sandboxApart
             }
             s.everPurchased = true
@@ -87,7 +125,7 @@ public struct PlanDecider: Sendable {
             switch route(ref, s) {
             case .sandbox(let i):
                 s.sandboxTransactions.append(r.transaction)
-                _ = renew(&s.subscriptions[i], r, at: time)
+                sandboxRule = renew(&s.subscriptions[i], r, at: time)
                 return .sandboxApart
             case .production(let i): return renew(&s.subscriptions[i], r, at: time)
             case .none:
@@ -101,21 +139,21 @@ public struct PlanDecider: Sendable {
             case .sandboxMissing: return .sandboxApart
             }
         case .cancellation(let n):
-            return change(route(n.ref, s), &s) { sub in
+            return change(route(n.ref, s), &s, &sandboxRule) { sub in
                 // Auto-renew off since the first cancellation that turned it off (a repeat keeps it).
                 if sub.autoRenew { sub.autoRenewOffAt = time }
                 sub.autoRenew = false
                 return sub.isTrial ? .cancelDuringTrial : .cancelKeepsAccess
             }
         case .uncancellation(let ref):
-            return change(route(ref, s), &s) { sub in
+            return change(route(ref, s), &s, &sandboxRule) { sub in
                 sub.autoRenew = true
                 sub.autoRenewOffAt = nil
                 return .uncancel
             }
         case .billingIssue(let b):
             let grace = b.graceExpires ?? (time + rules.profile.billingGrace)
-            return change(route(b.ref, s), &s) { sub in
+            return change(route(b.ref, s), &s, &sandboxRule) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.billingIssueAt == nil { sub.billingIssueAt = time }
                 sub.graceEndsAt = grace
@@ -124,16 +162,16 @@ public struct PlanDecider: Sendable {
         case .pause(let p):
             // Access runs to expires, then stops with no unverified grace (status); a renewal resumes it.
             let resumesAt = p.resumesAt
-            return change(route(p.ref, s), &s) { sub in
+            return change(route(p.ref, s), &s, &sandboxRule) { sub in
                 guard sub.endedAt == nil else { return .noSubscription }
                 if sub.pausedAt == nil { sub.pausedAt = time }
                 sub.resumesAt = resumesAt ?? sub.resumesAt
                 return .pause
             }
         // Access ends at the event: the store expired it, Family Sharing withdrew it, or it moved to another user.
-        case .expiration(let n): return end(route(n.ref, s), &s, at: time, by: .expiration)
-        case .revoke(let n): return end(route(n.ref, s), &s, at: time, by: .revoke)
-        case .transfer(let t): return end(route(t.ref, s), &s, at: time, by: .transferOut)
+        case .expiration(let n): return end(route(n.ref, s), &s, &sandboxRule, at: time, by: .expiration)
+        case .revoke(let n): return end(route(n.ref, s), &s, &sandboxRule, at: time, by: .revoke)
+        case .transfer(let t): return end(route(t.ref, s), &s, &sandboxRule, at: time, by: .transferOut)
         case .refund(let r):
             let txn = r.transaction
             if let quantity = s.consumables.removeValue(forKey: txn) {
@@ -141,7 +179,7 @@ public struct PlanDecider: Sendable {
                 return .refundOlder
             }
             let ref = SubscriptionRef(transaction: txn, originalTransaction: r.originalTransaction, environment: r.environment)
-            return change(route(ref, s), &s) { sub in
+            return change(route(ref, s), &s, &sandboxRule) { sub in
                 guard txn == sub.transaction else { return .refundOlder }
                 end(&sub, at: time, by: .refundCurrent)
                 sub.refundedTransaction = txn
@@ -150,7 +188,7 @@ public struct PlanDecider: Sendable {
         case .refundReversed(let r):
             let txn = r.transaction
             let ref = SubscriptionRef(transaction: txn, originalTransaction: r.originalTransaction, environment: r.environment)
-            return change(route(ref, s), &s) { sub in
+            return change(route(ref, s), &s, &sandboxRule) { sub in
                 guard sub.refundedTransaction == txn, sub.endedBy == .refundCurrent else { return .refundOlder }
                 sub.endedAt = nil
                 sub.endedBy = nil
@@ -162,7 +200,7 @@ public struct PlanDecider: Sendable {
             // it becomes the current one (a refund of it ends access), reported once.
             let charged = c.effective == .nextRenewal ? nil : c.ref.transaction
             if let charged { guard s.see(charged) else { return .duplicateTransaction } }
-            return change(route(c.ref, s), &s) { sub in changeProduct(&sub, c, charged: charged) }
+            return change(route(c.ref, s), &s, &sandboxRule) { sub in changeProduct(&sub, c, charged: charged) }
         case .consumablePurchase(let c):
             guard s.see(c.transaction) else { return .duplicateTransaction }
             if c.environment == .sandbox { return .sandboxApart }
@@ -240,8 +278,9 @@ public struct PlanDecider: Sendable {
     /// (the confirmed purchase that follows replaces it); nothing when one is (the purchase it
     /// bridges came first in effect order). Its transaction is not marked seen, so that the
     /// confirmed purchase is never taken for a second report of it; it marks no trial used.
-    private func temporaryGrant(_ p: Purchase, at time: Timestamp, _ s: inout SubscriberState) -> Rule {
+    private func temporaryGrant(_ p: Purchase, at time: Timestamp, _ s: inout SubscriberState, sandbox sandboxRule: inout Rule?) -> Rule {
         if p.environment == .sandbox {
+            sandboxRule = .temporaryGrant
             if let running = s.sandbox, running.endedAt == nil, running.expires > time { return .sandboxApart }
         } else if let running = s.subscription, running.endedAt == nil, running.expires > time {
             return .temporaryGrant
@@ -259,12 +298,11 @@ public struct PlanDecider: Sendable {
         return .temporaryGrant
     }
 
-    /// Receives a subscription transferred from another user at `time` (TRANSFER-IN), unless the
-    /// user already has a subscription running: then nothing changes. True if it was received.
-    @discardableResult
-    public func receiveTransfer(_ s: inout SubscriberState, _ subscription: Subscription, at time: Timestamp) -> Bool {
-        if let own = s.subscription, own.endedAt == nil { return false }
-        var sub = subscription
+    /// TRANSFER-IN: the transferred subscription becomes the user's, unless the user has one
+    /// running (then nothing changes: nil).
+    private func receive(_ transfer: ReceivedTransfer, into s: inout SubscriberState) -> Rule? {
+        if let own = s.subscription, own.endedAt == nil { return nil }
+        var sub = transfer.subscription
         sub.endedAt = nil
         sub.endedBy = nil
         s.subscription = sub
@@ -272,9 +310,7 @@ public struct PlanDecider: Sendable {
         s.markTrialUsed(sub.group)
         _ = s.see(sub.transaction)
         _ = s.see(sub.originalTransaction)
-        s.rule = .transferIn
-        s.lastEventTime = max(s.lastEventTime ?? time, time)
-        return true
+        return .transferIn
     }
 
     private func end(_ sub: inout Subscription, at time: Timestamp, by rule: Rule) {
@@ -303,20 +339,24 @@ public struct PlanDecider: Sendable {
         return production.map(Route.production) ?? .none
     }
 
-    /// Runs `change` on the routed subscription: its rule for production, SANDBOX for the sandbox;
-    /// without a subscription, nothing changes.
-    private func change(_ route: Route, _ s: inout SubscriberState, _ change: (inout Subscription) -> Rule) -> Rule {
+    /// Runs `change` on the routed subscription: its rule for production; for the sandbox, SANDBOX,
+    /// with the rule the sandbox subscription followed in `sandboxRule`; without a subscription,
+    /// nothing changes.
+    private func change(_ route: Route, _ s: inout SubscriberState, _ sandboxRule: inout Rule?,
+                        _ change: (inout Subscription) -> Rule) -> Rule {
         switch route {
         case .production(let i): return change(&s.subscriptions[i])
-        case .sandbox(let i): _ = change(&s.subscriptions[i]); return .sandboxApart
+        case .sandbox(let i):
+            sandboxRule = change(&s.subscriptions[i])
+            return .sandboxApart
         case .sandboxMissing: return .sandboxApart
         case .none: return .noSubscription
         }
     }
 
     /// Ends the routed subscription's access at `time` by `rule`.
-    private func end(_ route: Route, _ s: inout SubscriberState, at time: Timestamp, by rule: Rule) -> Rule {
-        change(route, &s) { sub in
+    private func end(_ route: Route, _ s: inout SubscriberState, _ sandboxRule: inout Rule?, at time: Timestamp, by rule: Rule) -> Rule {
+        change(route, &s, &sandboxRule) { sub in
             end(&sub, at: time, by: rule)
             return rule
         }

@@ -53,11 +53,6 @@ extension PlanDecider {
     /// The instants after `from` (up to `to`) at which a timer changes the plan without an event.
     public func timers(_ s: SubscriberState, after from: Timestamp, upTo to: Timestamp) -> [Timestamp] {
         guard let sub = s.subscription, sub.endedAt == nil else { return [] }
-        var out: [Timestamp] = []
-        if let ends = sub.graceEndsAt, sub.billingIssueAt != nil { out.append(ends) } else {
-            out.append(sub.expires)
-            if sub.autoRenew && sub.pausedAt == nil { out.append(sub.expires + profile.unverifiedGrace) }
-        }
-        return out.filter { $0 > from && $0 <= to }.sorted()
+        return PlanTimers(sub, unverifiedGrace: profile.unverifiedGrace).instants.filter { $0 > from && $0 <= to }.sorted()
     }
 }

@@ -16,19 +16,19 @@ extension PlanDecider {
     public func status(_ s: SubscriberState, at instant: Timestamp) -> PlanStatus {
         var status = PlanStatus(planState: (s.hasAccount || s.everPurchased) ? .free : .guest, billingIssue: false, rule: s.rule)
         guard let sub = s.subscription else { return status }
+        let timers = PlanTimers(sub, unverifiedGrace: profile.unverifiedGrace)
         if let ended = sub.endedAt, ended <= instant {
             status.planState = .free
-        } else if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt {
+        } else if let issue = timers.billingIssueAt, issue <= instant, let ends = timers.billingGraceEnds {
             status.billingIssue = true
             if instant < ends {
                 status.planState = .proGrace; status.graceReason = .billing; status.graceEndsAt = ends; status.rule = .billingGrace
             } else {
                 status.planState = .free; status.rule = .billingGraceEnded
             }
-        } else if instant < sub.expires {
+        } else if instant < timers.expires {
             status.planState = sub.isTrial ? .trial : .pro
-        } else if sub.autoRenew && sub.pausedAt == nil {
-            let ends = sub.expires + profile.unverifiedGrace
+        } else if let ends = timers.unverifiedGraceEnds {
             if instant < ends {
                 status.planState = .proGrace; status.graceReason = .unverified; status.graceEndsAt = ends; status.rule = .unverifiedGrace
             } else {

@@ -57,24 +57,33 @@ public enum ValueRanges {
 
     /// The same, given `e.allFields` (a caller that needs them too builds them once).
     public static func check(_ e: Event, fields d: EventFields) throws(EventDecodingError) {
+        // Ids, then times, then amounts: the fields of each range as the field table says (`EventField.spec`).
         try id(e.id, "id")
         try id(e.user, "user")
-        if let to = d.to { try id(to, "data.to") }
+        for f in idFields { if case .string(let v)? = d[f] { try id(v, "data." + f.rawValue) } }
         try time(e.time, "time")
-        if let t = d.expires { try time(t, "data.expires") }
-        if let t = d.graceExpires { try time(t, "data.graceExpires") }
-        if let t = d.resumesAt { try time(t, "data.resumesAt") }
+        for f in timeFields { if case .time(let t)? = d[f] { try time(t, "data." + f.rawValue) } }
         // A period that ends before it starts: a purchase or renewal whose expires is not after its time.
         if e.type == .purchase || e.type == .renewal, let x = d.expires, x <= e.time {
             throw EventDecodingError("field 'data.expires': \(x) is not after the \(e.type.rawValue)'s time \(e.time): a paid period ends after it starts (seconds instead of milliseconds?)")
         }
-        if let p = d.price, !prices.contains(p) {
-            throw EventDecodingError("field 'data.price': \(p) is out of range (\(pricesText))")
+        for f in priceFields {
+            if case .money(let p)? = d[f], !prices.contains(p) {
+                throw EventDecodingError("field 'data.\(f.rawValue)': \(p) is out of range (\(pricesText))")
+            }
         }
-        if let q = d.quantity, !quantities.contains(q) {
-            throw EventDecodingError("field 'data.quantity': \(q) is out of range (accepted: \(quantities.lowerBound) to \(quantities.upperBound))")
+        for f in quantityFields {
+            if case .int(let q)? = d[f], !quantities.contains(q) {
+                throw EventDecodingError("field 'data.\(f.rawValue)': \(q) is out of range (accepted: \(quantities.lowerBound) to \(quantities.upperBound))")
+            }
         }
     }
+
+    /// The data fields of each range, from the field table.
+    private static let idFields = EventField.fields(in: .id)
+    private static let timeFields = EventField.fields(in: .time)
+    private static let priceFields = EventField.fields(in: .price)
+    private static let quantityFields = EventField.fields(in: .quantity)
 
     private static func time(_ t: Timestamp, _ field: String) throws(EventDecodingError) {
         guard times.contains(t) else { throw EventDecodingError("field '\(field)': \(t) is out of range (\(timesText))") }

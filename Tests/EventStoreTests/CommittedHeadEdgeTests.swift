@@ -37,7 +37,7 @@ import Testing
                     #expect(error?.code == .damaged && error?.position == UInt64(record) && error?.offset == start,
                             "record \(record), cut at \(cut), \(access): \(String(describing: error))")
                 }
-                #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]).count == cut, "never cut")
+                #expect(fileBytes(segmentFiles(of: dir.path)[0]).count == cut, "never cut")
             }
         }
         // A flipped byte in any record of that batch, the committed head's own record included.
@@ -52,21 +52,21 @@ import Testing
                 #expect(error?.code == .damaged && error?.position == UInt64(record) && error?.offset == starts[record - 1],
                         "record \(record), \(access): \(String(describing: error))")
             }
-            #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]) == damaged, "never cut")
+            #expect(fileBytes(segmentFiles(of: dir.path)[0]) == damaged, "never cut")
         }
     }
 
     /// A checkpoint behind the records (its write failed, or an old copy was put back) makes no
     /// sealed segment a tail: damage there is named at its frame, by open as by verify.
     @Test func damageInASealedSegmentPastAStaleCheckpointIsNamedAtItsFrame() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.segmentSize = 600
         let log = try EventLog(directory: dir.path, options: options)
         try log.append(proposed(2, prefix: "a-", size: 30))
         let stale = fileBytes(dir.path + "/segments/committed-head")
         for b in 0..<4 { try log.append(proposed(3, prefix: "b\(b)-", size: 30)) }
-        let files = dir.segmentFiles(of: dir.path)
+        let files = segmentFiles(of: dir.path)
         #expect(files.count >= 3)
         writeFileBytes(dir.path + "/segments/committed-head", stale)
         // The second record of the batch that opens the second segment (a sealed one).
@@ -98,12 +98,12 @@ import Testing
                 "\(String(describing: report.damage)) \(String(describing: report.tail))")
         let log = try EventLog(directory: dir.path)
         #expect(log.head.position == 5 && log.recovery.truncatedBytes == skipped.count - story.ends[1])
-        #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]) == story.segments[1])
+        #expect(fileBytes(segmentFiles(of: dir.path)[0]) == story.segments[1])
         // The same bytes with the checkpoint of batch 3 are lost committed records, never cut.
         let lost = try story.copy(segment: skipped, checkpoint: story.checkpoints[2])
         #expect(LogVerifier.verify(directory: lost.path).damage?.position == 6)
         #expect(throws: EventStoreError.self) { try EventLog(directory: lost.path) }
-        #expect(fileBytes(lost.segmentFiles(of: lost.path)[0]) == skipped)
+        #expect(fileBytes(segmentFiles(of: lost.path)[0]) == skipped)
     }
 
     /// The two slots alternate across handles too: a writer that opens a log takes the slot not
@@ -121,7 +121,7 @@ import Testing
             // The write of the newest slot torn: the other slot still names the head before it.
             var torn = fileBytes(checkpoint)
             torn[newest.slot * CommittedHead.slotSize + 30] ^= 0xFF
-            let spoiled = try story.copy(segment: fileBytes(dir.segmentFiles(of: dir.path)[0]), checkpoint: torn)
+            let spoiled = try story.copy(segment: fileBytes(segmentFiles(of: dir.path)[0]), checkpoint: torn)
             #expect(try EventLog(directory: spoiled.path, access: .read).committedHead == before, "batch \(n)")
         }
     }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct CommittedHeadLine {
     /// A log of batches of sizes 2, 3, 4; the segment and the checkpoint as they were after each batch.
     struct Story {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var segments: [[UInt8]] = []
         var checkpoints: [[UInt8]] = []
         var ends: [Int] = []
@@ -15,14 +15,14 @@ import Testing
             let log = try EventLog(directory: dir.path)
             for (b, size) in [2, 3, 4].enumerated() {
                 try log.append(proposed(size, prefix: "b\(b)-", size: 30))
-                segments.append(fileBytes(dir.segmentFiles(of: dir.path)[0]))
+                segments.append(fileBytes(segmentFiles(of: dir.path)[0]))
                 checkpoints.append(fileBytes(dir.path + "/segments/committed-head"))
                 ends.append(segments.last!.count)
             }
         }
         /// A new log folder holding `segment` and `checkpoint`.
-        func copy(segment: [UInt8], checkpoint: [UInt8]?) throws -> TemporaryDirectory {
-            let out = TemporaryDirectory()
+        func copy(segment: [UInt8], checkpoint: [UInt8]?) throws -> Scratch {
+            let out = Scratch()
             try FileManager.default.createDirectory(atPath: out.path + "/segments", withIntermediateDirectories: true)
             writeFileBytes(out.path + "/segments/" + LogFormat.segmentName(base: 1), segment)
             if let checkpoint { writeFileBytes(out.path + "/segments/committed-head", checkpoint) }
@@ -41,7 +41,7 @@ import Testing
         #expect(report.isIntact && report.head.position == 5 && report.tail != nil)
         let log = try EventLog(directory: dir.path)
         #expect(log.head.position == 5 && log.recovery.truncatedBytes == story.ends[2] - story.ends[1])
-        #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]) == story.segments[1])
+        #expect(fileBytes(segmentFiles(of: dir.path)[0]) == story.segments[1])
         try log.append([ProposedRecord(id: "after", stream: "s", payload: [1])])
         #expect(LogVerifier.verify(directory: dir.path).isIntact)
     }
@@ -54,7 +54,7 @@ import Testing
         #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path) }
         let report = LogVerifier.verify(directory: dir.path)
         #expect(report.damage?.code == .damaged && report.damage?.position == 6)
-        #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]) == damaged, "damage is never cut")
+        #expect(fileBytes(segmentFiles(of: dir.path)[0]) == damaged, "damage is never cut")
     }
 
     /// Cut at every byte after batch 1: with the checkpoint of the batch that stays whole, the rest
@@ -71,7 +71,7 @@ import Testing
             #expect(throws: EventStoreError.self, "cut at \(cut)") { try EventLog(directory: lost.path, access: .read) }
             let report = LogVerifier.verify(directory: lost.path)
             #expect(report.damage?.code == .damaged && report.committedHead?.position == 9, "cut at \(cut)")
-            #expect(fileBytes(lost.segmentFiles(of: lost.path)[0]).count == cut, "lost records are never cut further")
+            #expect(fileBytes(segmentFiles(of: lost.path)[0]).count == cut, "lost records are never cut further")
         }
     }
 
@@ -134,17 +134,17 @@ import Testing
 
 @Suite struct LogFolders {
     @Test func aWriterWillNotMakeALogInAFolderOfAnotherProgramsFiles() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         writeFileBytes(dir.path + "/thesis.tex", bytes("\\documentclass{article}"))
         #expect(throws: EventStoreError.self) { try EventLog(directory: dir.path) }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/segments"))
         #expect(throws: EventStoreError.self) { try EventLog(directory: "") }
         // A new folder, an empty one, and one left with only the log's own folders are fine.
-        let empty = TemporaryDirectory()
+        let empty = Scratch()
         try EventLog(directory: empty.path).append(proposed(1))
-        let fresh = TemporaryDirectory()
+        let fresh = Scratch()
         try EventLog(directory: fresh.path + "/new/ledger").append(proposed(1))
-        let kept = TemporaryDirectory()
+        let kept = Scratch()
         try FileManager.default.createDirectory(atPath: kept.path + "/projections", withIntermediateDirectories: true)
         try EventLog(directory: kept.path).append(proposed(1))
         // An existing log may hold anything else beside it.
@@ -155,7 +155,7 @@ import Testing
 
 @Suite struct PinnedReads {
     @Test func aHandleReadingThroughAPositionSeesTheLogAsItWasThere() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.segmentSize = 400
         let writer = try EventLog(directory: dir.path, options: options)
@@ -164,7 +164,7 @@ import Testing
             try writer.append(proposed(2, prefix: "b\(b)-", size: 40))
             heads.append(writer.head)
         }
-        #expect(dir.segmentFiles(of: dir.path).count > 3)
+        #expect(segmentFiles(of: dir.path).count > 3)
         for head in heads {
             var read = EventLog.Options()
             read.indexes = false

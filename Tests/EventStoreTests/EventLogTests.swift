@@ -11,7 +11,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
 
 @Suite struct EventLogBehaviour {
     @Test func appendedRecordsReadBackWithGaplessPositionsAndVersions() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         let receipt = try log.append(proposed(20))
         #expect(receipt.appended.map(\.position) == Array(1...20))
@@ -25,14 +25,14 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func segmentsRollAndSurviveReopen() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.segmentSize = 1_000
         do {
             let log = try EventLog(directory: dir.path, options: options)
             for batch in 0..<10 { try log.append(proposed(3, prefix: "b\(batch)-")) }
         }
-        #expect(dir.segmentFiles(of: dir.path).count > 3)
+        #expect(segmentFiles(of: dir.path).count > 3)
         let reopened = try EventLog(directory: dir.path, options: options)
         #expect(reopened.head.position == 30)
         #expect(try reopened.records(from: 17).map(\.position) == Array(17...30))
@@ -43,7 +43,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func duplicateIdsAreRecognisedAfterReopen() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         do { try EventLog(directory: dir.path).append(proposed(5)) }
         let log = try EventLog(directory: dir.path)
         let receipt = try log.append(proposed(7))
@@ -54,7 +54,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func duplicateWithinOneBatchIsWrittenOnce() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         let r = ProposedRecord(id: "same", stream: "s", payload: [1])
         let receipt = try log.append([r, r])
@@ -63,7 +63,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func wrongExpectedVersionAppendsNothingAndSaysWhy() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(proposed(2, stream: "u1"), expecting: ["u1": .noStream])
         #expect(try log.version(of: "u1") == 2)
@@ -79,7 +79,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func recordPastTheSizeLimitIsRefusedWithItsSize() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.maxRecordSize = 200
         let log = try EventLog(directory: dir.path, options: options)
@@ -90,22 +90,22 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func failedWriteLeavesTheLogAsItWas() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(proposed(3))
-        let before = fileBytes(dir.segmentFiles(of: dir.path)[0])
+        let before = fileBytes(segmentFiles(of: dir.path)[0])
         log.failWritesAfterBytes = 50
         #expect(throws: EventStoreError.self) { try log.append(proposed(3, prefix: "f")) }
-        #expect(fileBytes(dir.segmentFiles(of: dir.path)[0]) == before)
+        #expect(fileBytes(segmentFiles(of: dir.path)[0]) == before)
         log.failWritesAfterBytes = nil
         try log.append(proposed(3, prefix: "f"))
         #expect(try EventLog(directory: dir.path).records().map(\.id) == ["e0", "e1", "e2", "f0", "f1", "f2"])
     }
 
     @Test func unknownFormatVersionIsRefusedClearly() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         do { try EventLog(directory: dir.path).append(proposed(1)) }
-        let path = dir.segmentFiles(of: dir.path)[0]
+        let path = segmentFiles(of: dir.path)[0]
         var b = fileBytes(path)
         b[8] = 9
         writeFileBytes(path, b)
@@ -115,7 +115,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func headHashIsTheChainValueVerifyRecomputes() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(proposed(10))
         let report = LogVerifier.verify(directory: dir.path)
@@ -125,7 +125,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func secondNonWaitingWriterGetsAClearError() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let first = try EventLog(directory: dir.path)
         var options = EventLog.Options()
         options.waitForLock = false
@@ -139,7 +139,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func catchUpFromAPositionReadsOnlyTheRecordsNearIt() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.segmentSize = 100_000
         do {
@@ -147,7 +147,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
             for b in 0..<50 { try log.append(proposed(100, prefix: "b\(b)-")) }
         }
         let log = try EventLog(directory: dir.path, options: options)
-        #expect(dir.segmentFiles(of: dir.path).count > 3)
+        #expect(segmentFiles(of: dir.path).count > 3)
         for from: UInt64 in [1, 1024, 1025, 2500, 4990, 5000] {
             let before = log.framesRead
             let got = try log.records(from: from).map(\.position)
@@ -157,7 +157,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
     }
 
     @Test func readerSeesOnlyCommittedRecordsAndRefreshes() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let writer = try EventLog(directory: dir.path)
         try writer.append(proposed(4))
         let reader = try EventLog(directory: dir.path, access: .read)

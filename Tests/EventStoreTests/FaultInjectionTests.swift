@@ -5,7 +5,7 @@ import Testing
 @Suite struct TornTailRecovery {
     /// Batches of sizes 1, 2, 3 (six records); the file is cut at every byte after the first batch.
     @Test func cutAtEveryByteOfTheLastRecordsKeepsEveryWholeBatch() throws {
-        let source = TemporaryDirectory()
+        let source = Scratch()
         var boundaries: [(end: Int, records: Int)] = []
         // The checkpoint as the first batch left it: a crash during a later batch leaves it there.
         var checkpoint: [UInt8] = []
@@ -15,13 +15,13 @@ import Testing
             for (b, size) in [1, 2, 3].enumerated() {
                 try log.append(proposed(size, prefix: "b\(b)-"))
                 count += size
-                boundaries.append((fileBytes(source.segmentFiles(of: source.path)[0]).count, count))
+                boundaries.append((fileBytes(segmentFiles(of: source.path)[0]).count, count))
                 if b == 0 { checkpoint = fileBytes(source.path + "/segments/committed-head") }
             }
         }
-        let full = fileBytes(source.segmentFiles(of: source.path)[0])
+        let full = fileBytes(segmentFiles(of: source.path)[0])
         for cut in boundaries[0].end..<full.count {
-            let dir = TemporaryDirectory()
+            let dir = Scratch()
             try FileManager.default.createDirectory(atPath: dir.path + "/segments", withIntermediateDirectories: true)
             let path = dir.path + "/segments/" + LogFormat.segmentName(base: 1)
             writeFileBytes(path, Array(full[..<cut]))
@@ -39,9 +39,9 @@ import Testing
     }
 
     @Test func zeroFilledTailIsTreatedAsTorn() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         do { try EventLog(directory: dir.path).append(proposed(3)) }
-        let path = dir.segmentFiles(of: dir.path)[0]
+        let path = segmentFiles(of: dir.path)[0]
         writeFileBytes(path, fileBytes(path) + [UInt8](repeating: 0, count: 4096))
         let log = try EventLog(directory: dir.path)
         #expect(log.head.position == 3 && log.recovery.truncatedBytes == 4096)
@@ -51,19 +51,19 @@ import Testing
 @Suite struct DamageDetection {
     /// Flip one byte at every offset of every record after the segment header.
     @Test func flippedByteAnywhereIsNamedByReadsVerifyAndOpen() throws {
-        let source = TemporaryDirectory()
+        let source = Scratch()
         do {
             let log = try EventLog(directory: source.path)
             for b in 0..<3 { try log.append(proposed(2, prefix: "b\(b)-", size: 10)) }
         }
-        let segment = source.segmentFiles(of: source.path)[0]
+        let segment = segmentFiles(of: source.path)[0]
         let full = fileBytes(segment)
         // Frame start offsets, to know which record a byte belongs to.
         var starts: [Int] = []
         var o = LogFormat.segmentHeaderSize
         while o < full.count { starts.append(o); o += LogFormat.frameHeaderSize + Int(full[o]) | Int(full[o + 1]) << 8 }
         for at in LogFormat.segmentHeaderSize..<full.count {
-            let dir = TemporaryDirectory()
+            let dir = Scratch()
             try FileManager.default.createDirectory(atPath: dir.path + "/segments", withIntermediateDirectories: true)
             let path = dir.path + "/segments/" + LogFormat.segmentName(base: 1)
             var damaged = full
@@ -80,10 +80,10 @@ import Testing
     }
 
     @Test func readsRefuseARecordDamagedAfterOpen() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(proposed(5, size: 10))
-        let path = dir.segmentFiles(of: dir.path)[0]
+        let path = segmentFiles(of: dir.path)[0]
         var b = fileBytes(path)
         b[b.count - 3] ^= 1
         writeFileBytes(path, b)
@@ -96,14 +96,14 @@ import Testing
     }
 
     @Test func aRemovedMiddleSegmentIsNamed() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         var options = EventLog.Options()
         options.segmentSize = 300
         do {
             let log = try EventLog(directory: dir.path, options: options)
             for b in 0..<6 { try log.append(proposed(2, prefix: "b\(b)-")) }
         }
-        let files = dir.segmentFiles(of: dir.path)
+        let files = segmentFiles(of: dir.path)
         #expect(files.count >= 3)
         try FileManager.default.removeItem(atPath: files[1])
         #expect(LogVerifier.verify(directory: dir.path).damage?.message.contains("previous one ends") == true)
@@ -113,7 +113,7 @@ import Testing
 
 @Suite struct ConcurrentWriters {
     @Test func twoHandlesAppendingAtOnceInterleaveWholeBatchesWithoutGaps() async throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let path = dir.path
         _ = try EventLog(directory: path)
         await withTaskGroup(of: Void.self) { group in
@@ -139,7 +139,7 @@ import Testing
 /// A read handle without indexes (a full rebuild's) checks only the last segment at open; every
 /// other frame is checked as it is read, so damage is still named, only later.
 @Suite struct ScanHandleWithoutIndexes {
-    static func multiSegmentLog(_ dir: TemporaryDirectory) throws -> EventLog.Options {
+    static func multiSegmentLog(_ dir: Scratch) throws -> EventLog.Options {
         var options = EventLog.Options()
         options.segmentSize = 300
         let log = try EventLog(directory: dir.path, options: options)
@@ -150,9 +150,9 @@ import Testing
     }
 
     @Test func readsEveryRecordOfEverySegmentFromAnyPosition() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let options = try Self.multiSegmentLog(dir)
-        #expect(dir.segmentFiles(of: dir.path).count >= 3)
+        #expect(segmentFiles(of: dir.path).count >= 3)
         let log = try EventLog(directory: dir.path, access: .read, options: options)
         #expect(log.head.position == 12)
         #expect(try log.records().map(\.id) == (0..<6).flatMap { b in ["b\(b)-0", "b\(b)-1"] })
@@ -162,9 +162,9 @@ import Testing
     }
 
     @Test func aFlippedByteInASealedSegmentIsNamedByTheRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let options = try Self.multiSegmentLog(dir)
-        let first = dir.segmentFiles(of: dir.path)[0]
+        let first = segmentFiles(of: dir.path)[0]
         var b = fileBytes(first)
         b[b.count - 5] ^= 0x10
         writeFileBytes(first, b)
@@ -174,9 +174,9 @@ import Testing
     }
 
     @Test func aRemovedMiddleSegmentIsNamedByTheRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let options = try Self.multiSegmentLog(dir)
-        let files = dir.segmentFiles(of: dir.path)
+        let files = segmentFiles(of: dir.path)
         try FileManager.default.removeItem(atPath: files[1])
         let log = try EventLog(directory: dir.path, access: .read, options: options)
         let error = #expect(throws: EventStoreError.self) { try log.forEach { _ in } }

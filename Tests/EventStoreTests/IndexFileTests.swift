@@ -88,7 +88,7 @@ enum IndexOracle {
 
 @Suite struct IndexFiles {
     @Test func aHandleWithIndexFilesAnswersAsAFreshScanAndReadsOnlyTheRecordsAfterTheirHead() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let ids = try IndexOracle.build(dir.path)
         let files = IndexOracle.snapshot(dir.path)
         #expect(files.keys.contains("manifest") && files.keys.filter { $0.hasSuffix(".run") }.count == 3)
@@ -108,7 +108,7 @@ enum IndexOracle {
     }
 
     @Test func deletedIndexFilesAreRebuiltFromTheSegments() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let ids = try IndexOracle.build(dir.path)
         let expected = try IndexOracle.fresh(dir.path, names: IndexOracle.names, ids: ids)
         for name in IndexOracle.snapshot(dir.path).keys.sorted() + ["*"] {
@@ -125,7 +125,7 @@ enum IndexOracle {
     /// Each file cut at every byte, and each byte with one bit flipped (a different bit each byte);
     /// in the zero padding of a run's block (the same check as the bytes around it), every 61st byte.
     @Test func indexFilesTruncatedAtEveryByteOrBitFlippedAnswerAsAFreshScan() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let ids = try IndexOracle.build(dir.path, count: 12)
         let expected = try IndexOracle.fresh(dir.path, names: IndexOracle.names, ids: ids)
         let files = IndexOracle.snapshot(dir.path)
@@ -164,10 +164,10 @@ enum IndexOracle {
     }
 
     @Test func indexFilesOfAnotherLogAreNeverUsed() throws {
-        let a = TemporaryDirectory(), b = TemporaryDirectory()
+        let a = Scratch(), b = Scratch()
         let idsA = try IndexOracle.build(a.path, count: 40, salt: 0)
         let idsB = try IndexOracle.build(b.path, count: 40, salt: 1)
-        #expect(idsA == idsB && fileBytes(a.segmentFiles(of: a.path)[0]).count == fileBytes(b.segmentFiles(of: b.path)[0]).count)
+        #expect(idsA == idsB && fileBytes(segmentFiles(of: a.path)[0]).count == fileBytes(segmentFiles(of: b.path)[0]).count)
         let expectedA = try IndexOracle.fresh(a.path, names: IndexOracle.names, ids: idsA)
         let filesA = IndexOracle.snapshot(a.path), filesB = IndexOracle.snapshot(b.path)
         // The whole folder, the manifest alone, and each run alone swapped in from the other log.
@@ -190,10 +190,10 @@ enum IndexOracle {
     /// The operator accepted a shorter log (a tail cut below the files' head, accepted through
     /// `LogRecovery`), and other records were appended past the cut: the files are not used.
     @Test func indexFilesAheadOfATailCutBelowTheirHeadAreRebuilt() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let ids = try IndexOracle.build(dir.path, count: 30)
         let files = IndexOracle.snapshot(dir.path)
-        let last = dir.segmentFiles(of: dir.path).last!
+        let last = segmentFiles(of: dir.path).last!
         let cutAt = fileBytes(last).count - 20
         for appendAfter in [false, true] {
             writeFileBytes(last, Array(fileBytes(last).prefix(cutAt)))
@@ -222,7 +222,7 @@ enum IndexOracle {
     @Test func persistedIndexesEqualAFreshScanAfterAnySequenceOfAppendsDuplicatesCrashesAndReopens() throws {
         for seed in 0..<6 {
             var random = SplitMixRandom(seed: UInt64(seed))
-            let dir = TemporaryDirectory()
+            let dir = Scratch()
             var ids: [String] = []
             var log: EventLog? = try EventLog(directory: dir.path, options: IndexOracle.options(threshold: 1 + seed % 5))
             for step in 0..<30 {

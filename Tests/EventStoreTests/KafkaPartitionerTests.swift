@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aClaimedLogRefusesStreamsOfOtherPartitionsFromEveryHandle() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let p = StreamPartition(index: 1, of: 4)!
         let log = try EventLog(directory: dir.path)
         try log.claim(p)
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func aBatchWithAForeignStreamAnywhereIsRefusedWhole() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.claim(StreamPartition(index: 1, of: 4)!)
         // The foreign stream last, after streams of the partition: nothing of the batch goes in.
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aHandleOpenedBeforeAnotherClaimedIsHeldToTheClaim() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let early = try EventLog(directory: dir.path)
         let claimer = try EventLog(directory: dir.path)
         try claimer.claim(StreamPartition(index: 0, of: 2)!)
@@ -113,13 +113,13 @@ import Testing
     }
 
     @Test func aLogHoldingAForeignStreamCannotBeClaimed() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(records(users(in: 2, of: 3, 3) + users(in: 2, of: 3, 1, inside: false), prefix: "a"))
         #expect(throws: EventStoreError.self) { try log.claim(StreamPartition(index: 2, of: 3)!) }
         #expect(try EventLog.declaredPartition(directory: dir.path) == nil)
         // Every stream of partition 2 of 3 (and so of 2 of 1…): the claim stands.
-        let clean = TemporaryDirectory()
+        let clean = Scratch()
         let ok = try EventLog(directory: clean.path)
         try ok.append(records(users(in: 2, of: 3, 3), prefix: "a"))
         try ok.claim(StreamPartition(index: 2, of: 3)!)
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func verifyChecksEveryStreamAgainstTheDeclaredPartition() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         try log.append(records(users(in: 0, of: 2, 4), prefix: "a"))
         try log.claim(StreamPartition(index: 0, of: 2)!)
@@ -141,7 +141,7 @@ import Testing
     }
 
     @Test func aDamagedDeclarationIsNamedNotIgnored() throws {
-        let dir = TemporaryDirectory()
+        let dir = Scratch()
         let log = try EventLog(directory: dir.path)
         writeFileBytes(dir.path + "/partition", bytes("kafka-murmur2 4/4\n"))
         #expect(throws: EventStoreError.self) { try EventLog.declaredPartition(directory: dir.path) }

@@ -167,8 +167,8 @@ import SubscriptionDomain
     func randomAndBoundaryEventsNeverTrapThroughTheDoorOrAnyReadModel(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let lines = (0..<300).map { Self.line($0, &rng) }
-        let folder = NSTemporaryDirectory() + "boundary-fuzz-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = Scratch()
+        let folder = scratch.log
 
         // The door: what it accepts is folded; what the codec alone reads (as an older version
         // may have appended it) goes into a second log, read the same way.
@@ -218,8 +218,8 @@ import SubscriptionDomain
 
     /// The issue's cases, folded from a log that holds them (an older version accepted them).
     @Test func valuesAnOlderVersionAcceptedAreReadWithoutTrapping() throws {
-        let folder = NSTemporaryDirectory() + "boundary-older-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = Scratch()
+        let folder = scratch.log
         let lines = [
             #"{"id":"1","type":"purchase","user":"u1","time":"2262-04-10T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"t1","expires":"2262-04-11T23:47:16Z","offer":"free_trial"}}"#,
             #"{"id":"2","type":"billing_issue","user":"u1","time":"2262-04-11T23:00:00Z"}"#,

@@ -64,8 +64,8 @@ import SubscriptionDomain
 
     static func run(pipelined: Bool, batchSize: Int, batchBytes: Int = 8 << 20, readSize: Int = 1 << 20, partition: StreamPartition? = nil,
                     failAfterBatches: Int? = nil) throws -> Outcome {
-        let dir = NSTemporaryDirectory() + "import-pipeline-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = Scratch()
+        let dir = scratch.log
         var options = EventLog.Options()
         options.maxRecordSize = 512
         options.clock = { 1_767_225_600_000 }
@@ -124,8 +124,8 @@ import SubscriptionDomain
         for failAt in [3, 40, 200, 900] {
             var outcomes: [String] = []
             for pipelined in [false, true] {
-                let dir = NSTemporaryDirectory() + "import-readfail-" + UUID().uuidString
-                defer { try? FileManager.default.removeItem(atPath: dir) }
+                let scratch = Scratch()
+                let dir = scratch.log
                 var options = EventLog.Options()
                 options.clock = { 1_767_225_600_000 }   // the records' times fixed: the two runs' bytes compare
                 let log = try EventLog(directory: dir, options: options)

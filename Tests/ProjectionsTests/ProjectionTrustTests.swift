@@ -70,8 +70,8 @@ import SubscriptionDomain
     }
 
     @Test func aFailedProjectionWriteLeavesNoTemporaryFileAndWritersNeverShareOne() throws {
-        let dir = NSTemporaryDirectory() + "projection-tmp-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = Scratch()
+        let dir = scratch.log
         let path = dir + "/x.projection"
         do {
             let a = try DurableFile.Replacement(path: path)

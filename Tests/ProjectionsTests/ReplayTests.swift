@@ -4,29 +4,6 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// A log in a fresh folder, filled from canonical lines.
-final class TestLog {
-    let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
-    init(_ lines: [String], batch: Int = 3, profile: Profile = .handz) throws {
-        let log = try EventLog(directory: path)
-        var summary = EventImporter.Summary()
-        var importer = EventImporter(log: log)
-        importer.batchSize = batch
-        importer.profile = profile
-        try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "test", into: &summary)
-        precondition(summary.rejected == 0, "\(summary.rejected) line(s) rejected")
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func replay(at: String, profile: Profile = .handz, partitions: Int = 1, from: String? = nil, to: String? = nil) throws -> LedgerSnapshot {
-        var o = ReplayOptions(profile: profile, asOf: Timestamp.parse(at)!)
-        o.partitions = partitions
-        o.from = from.flatMap { Timestamp.parse($0) }
-        o.to = to.flatMap { Timestamp.parse($0) }
-        return try Replay.run(directory: path, options: o)
-    }
-}
-
 extension Profile {
     /// The profile with the import door's profile checks open (for stories that mix apps' products
     /// and features in one log): products its catalog does not list give the entitlement of its

@@ -84,8 +84,8 @@ import SubscriptionDomain
 
 @Suite struct ReplayRecordChecks {
     @Test func aRecordWhoseStreamIsNotItsEventsUserIsNamedByPosition() throws {
-        let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scratch = Scratch()
+        let path = scratch.log
         let log = try EventLog(directory: path)
         try log.append([
             ProposedRecord(id: "1", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-01T00:00:00Z").utf8)),
@@ -101,8 +101,8 @@ import SubscriptionDomain
     /// The log keeps record ids unique; folds rely on event ids being unique too (a user's
     /// events sorted into effect order never repeat one), so the two must be the same.
     @Test func aRecordWhoseIdIsNotItsEventsIdIsNamedByPosition() throws {
-        let path = NSTemporaryDirectory() + "projections-test-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scratch = Scratch()
+        let path = scratch.log
         let log = try EventLog(directory: path)
         try log.append([ProposedRecord(id: "1", stream: "a", payload: Array(line("1", "account_created", "a", "2026-01-01T00:00:00Z").utf8))])
         let store = ProjectionStore(logDirectory: path, profile: .handz)

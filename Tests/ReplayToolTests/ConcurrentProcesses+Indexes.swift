@@ -1,4 +1,5 @@
 import Foundation
+import SubscriptionDomain
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,8 @@ extension ConcurrentProcesses {
         // The generator repeats a few ids (a client retrying): each is in the log once.
         let total = Set(lines.compactMap { $0.json["id"] as? String }).count
         let users = ["u_0", "u_7", "u_150", "u_299", "nobody"]
-        var random = SystemRandomNumberGenerator()
+        let seed = Self.seed("writersKilledBetweenAppendingAndSavingIndexesLoseAndDoubleNothing")
+        var random = SplitMix64(seed: seed)
         for k in 0..<8 {
             let writer = try Self.start("REPLAY_TOOL_INDEX_FLUSH_RECORDS=\(23 + 7 * k) exec replay-tool import --log \(s.log) \(file)")
             let errors = s.path + "/reader-\(k).err"
@@ -33,18 +35,18 @@ extension ConcurrentProcesses {
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
             reader.waitUntilExit()
-            #expect(reader.terminationStatus == 0, "round \(k): a reader failed beside the killed writer: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+            #expect(reader.terminationStatus == 0, "round \(k), seed \(seed): a reader failed beside the killed writer: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
         }
         let finish = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
-        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines.count)
+        #expect((finish?["appended"] as? Int ?? -1) + (finish?["duplicates"] as? Int ?? -1) == lines.count, "seed \(seed)")
         let again = Tool.json(Tool.run(["import", "--log", s.log, file, "--format", "json"]).out) as? [String: Any]
-        #expect(again?["appended"] as? Int == 0 && again?["duplicates"] as? Int == lines.count)
+        #expect(again?["appended"] as? Int == 0 && again?["duplicates"] as? Int == lines.count, "seed \(seed)")
         let ids = FollowImport.exportedIDs(s.log)
-        #expect(ids.count == total && Set(ids).count == total)
+        #expect(ids.count == total && Set(ids).count == total, "seed \(seed)")
         let withFiles = Self.lookups(s.log, users: users)
-        #expect(FileManager.default.fileExists(atPath: s.log + "/indexes/manifest"))
+        #expect(FileManager.default.fileExists(atPath: s.log + "/indexes/manifest"), "seed \(seed)")
         try FileManager.default.removeItem(atPath: s.log + "/indexes")
-        #expect(withFiles == Self.lookups(s.log, users: users))
-        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+        #expect(withFiles == Self.lookups(s.log, users: users), "seed \(seed)")
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0, "seed \(seed)")
     }
 }

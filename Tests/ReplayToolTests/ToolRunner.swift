@@ -58,14 +58,3 @@ enum Tool {
 
     static func json(_ s: String) -> Any { try! JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed]) }
 }
-
-/// A fresh folder per test.
-final class Scratch {
-    let path: String
-    init() {
-        path = NSTemporaryDirectory() + "replay-tool-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    var log: String { path + "/ledger" }
-}

@@ -3,9 +3,10 @@ import Testing
 
 /// Properties over generated histories (bounded: a few thousand cases).
 @Suite struct PlanProperties {
-    /// A random but plausible history for one user, in log order. Times are on a 12-hour grid and
-    /// one event in three comes at the same time as the one before, so equal times are common, and
-    /// expiries and grace ends often fall exactly on an event.
+    /// A random but plausible history for one user, in log order, reaching every event type (the
+    /// store's in production and in the sandbox, and the account and app events). Times are on a
+    /// 12-hour grid and one event in three comes at the same time as the one before, so equal
+    /// times are common, and expiries and grace ends often fall exactly on an event.
     static func history(_ rng: inout SplitMix64) -> [Event] {
         var events: [Event] = []
         var t = at("2026-01-01T00:00:00Z").nanoseconds
@@ -19,30 +20,52 @@ import Testing
             set(&d)
             events.append(Event(id: "e\(events.count)", type: type, user: "u1", time: step(), fields: d))
         }
+        /// A store event's environment: mostly none (production), sometimes the sandbox.
+        func environment() -> StoreEnvironment? {
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0: .sandbox
+            case 1: .production
+            default: nil
+            }
+        }
+        /// A transaction already reported, or t0, which none is.
+        func earlier() -> String { "t\(Int.random(in: 0...txn, using: &rng))" }
         let products = ["howru_premium_monthly", "howru_family_monthly"]
         for _ in 0..<Int.random(in: 1...14, using: &rng) {
-            switch Int.random(in: 0..<14, using: &rng) {
+            let env = environment()
+            switch Int.random(in: 0..<20, using: &rng) {
             case 0: add(.accountCreated)
             case 1, 2:
                 txn += 1
                 let start = t
                 add(.purchase) { $0.product = products.randomElement(using: &rng)!; $0.transaction = "t\(txn)"
-                    $0.expires = Timestamp(nanoseconds: start + 7 * 86_400_000_000_000); $0.offer = Bool.random(using: &rng) ? .freeTrial : nil }
+                    $0.expires = Timestamp(nanoseconds: start + 7 * 86_400_000_000_000); $0.offer = Bool.random(using: &rng) ? .freeTrial : nil
+                    $0.environment = env }
             case 3, 4:
                 txn += 1
                 let start = t
                 add(.renewal) { $0.product = products.randomElement(using: &rng)!; $0.transaction = "t\(txn)"
-                    $0.expires = Timestamp(nanoseconds: start + 30 * 86_400_000_000_000) }
-            case 5: add(.cancellation)
-            case 6: add(.uncancellation)
-            case 7: add(.billingIssue)
-            case 8: add(.expiration)
-            // A refund of a transaction already reported, or of t0, which none is.
-            case 9: let n = Int.random(in: 0...txn, using: &rng); add(.refund) { $0.transaction = "t\(n)" }
-            case 10: add(.productChange) { $0.product = products.randomElement(using: &rng)!; $0.effective = Bool.random(using: &rng) ? .nextRenewal : nil }
-            case 11: add(.revoke)
-            case 12: txn += 1; add(.consumablePurchase) { $0.product = "howru_sms_20"; $0.transaction = "t\(txn)"; $0.quantity = 20 }
-            default: add(.creditsUsed) { $0.quantity = Int.random(in: 1...30, using: &rng) }
+                    $0.expires = Timestamp(nanoseconds: start + 30 * 86_400_000_000_000); $0.environment = env }
+            case 5: add(.cancellation) { $0.environment = env }
+            case 6: add(.uncancellation) { $0.environment = env }
+            case 7: add(.billingIssue) { $0.environment = env }
+            case 8: add(.expiration) { $0.environment = env }
+            case 9: add(.refund) { $0.transaction = earlier(); $0.environment = env }
+            case 10: add(.refundReversed) { $0.transaction = earlier(); $0.environment = env }
+            case 11: add(.productChange) { $0.product = products.randomElement(using: &rng)!; $0.effective = Bool.random(using: &rng) ? .nextRenewal : nil
+                $0.environment = env }
+            case 12: add(.revoke) { $0.environment = env }
+            case 13:
+                let resumes = t + Int64.random(in: 1...60, using: &rng) * 86_400_000_000_000
+                add(.pause) { $0.resumesAt = Bool.random(using: &rng) ? Timestamp(nanoseconds: resumes) : nil; $0.environment = env }
+            case 14: add(.transfer) { $0.to = "u2"; $0.environment = env }
+            case 15: txn += 1; add(.consumablePurchase) { $0.product = "howru_sms_20"; $0.transaction = "t\(txn)"; $0.quantity = 20; $0.environment = env }
+            case 16: add(.creditsUsed) { $0.quantity = Int.random(in: 1...30, using: &rng); $0.environment = env }
+            case 17: add(Bool.random(using: &rng) ? .notificationsDisabled : .notificationsEnabled) { $0.category = "billing" }
+            default:
+                let app: [EventType] = [.accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchasePending,
+                                        .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed]
+                add(app.randomElement(using: &rng)!) { $0.context = "settings" }
             }
         }
         return events
@@ -76,6 +99,15 @@ import Testing
             s = decider.evolve(s, arrival[i])
         }
         return decider.view(s, at: instant)
+    }
+
+    @Test func theGeneratedHistoriesReachEveryEventTypeInProductionAndInTheSandbox() {
+        var rng = SplitMix64(seed: 4)
+        let events = (0..<1000).flatMap { _ in Self.history(&rng) }
+        let types = Set(events.map(\.type))
+        #expect(EventType.allCases.filter { !types.contains($0) } == [])
+        let sandbox = Set(events.filter { $0.allFields.environment == .sandbox }.map(\.type))
+        #expect(EventType.allCases.filter { $0.isStoreEvent && !sandbox.contains($0) } == [])
     }
 
     @Test func theGeneratedHistoriesHaveEqualTimesOften() {

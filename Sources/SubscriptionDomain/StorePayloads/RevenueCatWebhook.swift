@@ -44,9 +44,9 @@ enum RevenueCatWebhook {
             guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
             d.expires = expires
             try money(&d)
-            // Kept for the reader (the rules and revenue do not use them yet): the offer code, and the
-            // share of the price the developer keeps after the store's fee.
-            d.extra += [e.extra("offer_code", as: "offerCode"), e.extra("takehome_percentage", as: "takehomePercentage")].compactMap { $0 }
+            // Kept as written: the offer code (for the reader), and the share of the price the developer
+            // keeps after the store's fee (a store field: net revenue reads it, `StoreField`).
+            d.extra += [e.extra("offer_code", as: "offerCode"), e.extra("takehome_percentage", as: StoreField.takehomePercentage.rawValue)].compactMap { $0 }
             // A family member's access (Family Sharing): access, not a sale.
             if e.fields["is_family_share"] as? Bool == true { d.familyShared = true }
         }
@@ -126,7 +126,7 @@ enum RevenueCatWebhook {
                 guard let expires = try e.time("expiration_at_ms") else { throw EventDecodingError("\(what) needs \(e.name("expiration_at_ms"))") }
                 d.expires = expires
                 d.price = .zero
-                d.extra = [.init(name: "temporaryGrant", rawJSON: "true")]
+                d.extra = [StoreField.temporaryGrant.field(rawJSON: "true")]
             }
         default:
             throw EventDecodingError("unknown event type '\(type)'")
