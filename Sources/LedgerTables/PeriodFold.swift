@@ -39,7 +39,7 @@ struct PeriodFold {
         case .purchase(let p):
             let environment = p.environment ?? .production
             guard let sub = subscription(environment), sub.transaction == p.transaction, sub.startedAt == e.time else { return }
-            let temporary = !e.extra.unknown.isEmpty && e.extra.isTemporaryGrant
+            let temporary = p.temporaryGrant
             let booked = p.offer == .freeTrial || p.familyShared == true ? nil : Self.booked(p.product, p.price, p.currency, decider)
             open(environment, at: e.time, before: before, decider, SubscriptionPeriod(
                 user: state.user, product: p.product, transaction: p.transaction, originalTransaction: sub.originalTransaction,
