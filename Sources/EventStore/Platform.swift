@@ -125,7 +125,7 @@ public enum PlatformDirectory {
     }
 
     /// The names in a directory (no `.` or `..`).
-    static func list(_ path: String) throws -> [String] {
+    public static func list(_ path: String) throws -> [String] {
         guard let dir = opendir(path) else { throw EventStoreError.system("opendir", path: path, offset: nil, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -146,11 +146,14 @@ public enum PlatformDirectory {
         guard fsync(fd) == 0 else { throw EventStoreError.system("fsync", path: path, offset: nil, errno: errno) }
     }
 
+    /// Whether the process may read `path`.
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
     /// Whether something exists at `path`.
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Whether `path` is a directory (following symbolic links).
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
@@ -166,7 +169,7 @@ public enum PlatformDirectory {
     }
 
     /// Reads a whole small file, or nil if it does not exist.
-    static func readFile(_ path: String) throws -> [UInt8]? {
+    public static func readFile(_ path: String) throws -> [UInt8]? {
         guard exists(path) else { return nil }
         let file = try PlatformFile(path: path, mode: .readOnly)
         return try file.readBytes(at: 0, count: try file.size())

@@ -1,4 +1,5 @@
 import Foundation
+import EventStore
 
 /// A file `import` reads in pieces (`-`: standard input), never whole.
 struct InputFile {
@@ -17,11 +18,10 @@ struct InputFile {
     /// Refuses a path that is missing, a folder or unreadable, before anything is imported.
     static func check(_ path: String) throws {
         if path == "-" { return }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), access(path, R_OK) == 0 else {
+        guard PlatformDirectory.exists(path), PlatformDirectory.isReadable(path) else {
             throw ToolError.input("\(path): cannot read (no such file or not readable)")
         }
-        guard !isFolder.boolValue else { throw ToolError.input("\(path): a folder, not a file of JSON Lines") }
+        guard !PlatformDirectory.isDirectory(path) else { throw ToolError.input("\(path): a folder, not a file of JSON Lines") }
     }
 
     /// Reads up to `buffer.count` bytes into the start of `buffer`; 0 at the end.

@@ -1,4 +1,5 @@
 import Foundation
+import EventStore
 import Projections
 
 /// Where `import` keeps rejected lines: DIR/rejected/import-TIME.jsonl (each line verbatim) and
@@ -58,9 +59,9 @@ struct RejectedLinesFile: RejectedLineSink {
     private mutating func openIfNeeded() throws {
         guard path == nil else { return }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ToolError.input("\(folder): cannot write the rejected lines (\(error.localizedDescription))")
+            try PlatformDirectory.create(folder)
+        } catch let e as EventStoreError {
+            throw ToolError.input("\(folder): cannot write the rejected lines (\(e.description))")
         }
         let stamp = Common.now().description.replacingOccurrences(of: ":", with: "")
         for n in 1... {

@@ -73,7 +73,7 @@ enum ToolCommands {
     ) { a in
         let folder = a.value("--events") ?? "events"
         let at = a.value("--at") ?? demoInstant
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder).filter({ $0.hasSuffix(".jsonl") }).sorted(), !names.isEmpty else {
+        guard PlatformDirectory.isDirectory(folder), let names = try? PlatformDirectory.list(folder).filter({ $0.hasSuffix(".jsonl") }).sorted(), !names.isEmpty else {
             throw ToolError.input("\(folder): no sample logs (*.jsonl) here; run from the repository root or pass --events DIR")
         }
         let temp = NSTemporaryDirectory() + "replay-demo-\(getpid())-\(UUID().uuidString.prefix(8))"

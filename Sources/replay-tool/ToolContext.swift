@@ -93,14 +93,20 @@ enum Common {
     static func profile(_ name: String?) throws -> Profile {
         let name = name ?? "handz"
         if let p = Profile.named(name) { return p }
-        guard FileManager.default.fileExists(atPath: name) else {
+        guard PlatformDirectory.exists(name) else {
             // A name that reads as a path is a missing file (exit 1), not an unknown name (exit 2).
             if name.contains("/") || name.hasSuffix(".json") { throw ToolError.input("\(name): no such profile file") }
             throw ToolError.usage("unknown profile '\(name)' (built-in: \(Profile.builtIn.map(\.name).joined(separator: ", ")); or a path to a profile JSON file)")
         }
-        guard let data = FileManager.default.contents(atPath: name) else { throw ToolError.input("\(name): cannot read") }
+        let data: [UInt8]
         do {
-            return try Profile.decode(json: [UInt8](data))
+            guard !PlatformDirectory.isDirectory(name), let read = try PlatformDirectory.readFile(name) else { throw ToolError.input("\(name): cannot read") }
+            data = read
+        } catch let e as EventStoreError {
+            throw ToolError.input("\(name): cannot read: \(e.description)")
+        }
+        do {
+            return try Profile.decode(json: data)
         } catch {
             throw ToolError.input("\(name): \(error)")
         }
@@ -156,7 +162,7 @@ enum Common {
 
     /// Refuses a folder that holds no log, before anything reads it.
     static func requireLog(_ dir: String) throws {
-        if !FileManager.default.fileExists(atPath: dir + "/segments") {
+        if !PlatformDirectory.exists(dir + "/segments") {
             throw ToolError.input("\(dir): no log here (import something first, or pass --log DIR)")
         }
         // A partition declaration that does not read is damage to every command, as to import and verify.
