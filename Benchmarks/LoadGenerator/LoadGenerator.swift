@@ -12,8 +12,8 @@ public final class LoadConnection {
     public let descriptor: Int32
     var buffer: [UInt8] = []
     var sentAt: UInt64 = 0
-    /// Statuses other than 200 seen on this connection.
-    var failures = 0
+    /// The first status line other than 200 seen, for the report.
+    nonisolated(unsafe) static var firstFailure: String?
 
     public init(_ address: SocketAddress) throws {
         descriptor = try SocketCalls.connect(to: address)
@@ -37,7 +37,10 @@ public final class LoadConnection {
             length = Int(head[range.upperBound...].prefix { $0 != "\r" }.trimmingCharacters(in: .whitespaces)) ?? 0
         }
         guard buffer.count >= headEnd + length else { return nil }
-        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        // The status line (a peer that writes its body in a second packet may leave it ahead of the next head).
+        let statusLine = head.range(of: "http/1.").map { head[$0.lowerBound...] } ?? head[...]
+        let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        if status != 200 && Self.firstFailure == nil { Self.firstFailure = String(head.prefix(200)) + String(decoding: buffer[headEnd..<(headEnd + min(length, 200))], as: UTF8.self) }
         buffer.removeFirst(headEnd + length)
         return status
     }
@@ -133,4 +136,6 @@ public func measure(_ name: String, _ address: SocketAddress, connections: Int, 
     print(String(format: "%@: %d connections, %.0f requests/s, p50 %.0f µs, p99 %.0f µs, max %.0f µs (%d requests in %.1f s, %d not 200)",
                  name, connections, rate, percentile(0.50), percentile(0.99), Double(latencies.last ?? 0) / 1_000,
                  latencies.count, seconds, result.failures))
+    if let first = LoadConnection.firstFailure { print("  first answer other than 200: \(first.replacingOccurrences(of: "\r\n", with: " | "))") }
+    LoadConnection.firstFailure = nil
 }

@@ -33,7 +33,7 @@ let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCompon
 /// A RevenueCat INITIAL_PURCHASE for a new user, unique per (connection, sequence).
 @Sendable func webhook(_ c: Int, _ s: Int) -> [UInt8] {
     let now = Int64(Date().timeIntervalSince1970 * 1000)
-    let body = #"{"api_version":"1.0","event":{"id":"bench-\#(getpid())-\#(c)-\#(s)","type":"INITIAL_PURCHASE","app_user_id":"w_\#(c)_\#(s)","product_id":"handz.pro.monthly","event_timestamp_ms":\#(now),"purchased_at_ms":\#(now),"expiration_at_ms":\#(now + 2_592_000_000),"store":"APP_STORE","environment":"PRODUCTION","price":9.99,"currency":"USD","period_type":"NORMAL"}}"#
+    let body = #"{"api_version":"1.0","event":{"id":"bench-\#(getpid())-\#(c)-\#(s)","type":"INITIAL_PURCHASE","app_user_id":"w_\#(c)_\#(s)","product_id":"handz.pro.monthly","transaction_id":"t-\#(getpid())-\#(c)-\#(s)","original_transaction_id":"t-\#(getpid())-\#(c)-\#(s)","event_timestamp_ms":\#(now),"purchased_at_ms":\#(now),"expiration_at_ms":\#(now + 2_592_000_000),"store":"APP_STORE","environment":"PRODUCTION","price":9.99,"currency":"USD","period_type":"NORMAL"}}"#
     return Array("POST /billing/webhook HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-secret\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
 }
 let userCount = users
