@@ -111,7 +111,7 @@ extension EventLoop {
     /// past the connection limit) and closes after it.
     func refuse(_ connection: Connection, status: Int, check: HTTPRequestError?) {
         let response = check.map(HTTPResponse.refusal)
-            ?? HTTPResponse(status: status, text: "\(status) \(HTTPResponse.reasonPhrase(status))\n")
+            ?? HTTPResponse.refusal(status: status, because: "\(status) \(HTTPResponse.reasonPhrase(status))")
         let sent = response.serialize(into: &connection.output, HTTPResponse.WireOptions(close: true, announceKeepAlive: false, headOnly: false))
         log(HTTPRequestLog(method: "-", path: "-", status: status, microseconds: 0, requestBytes: 0, responseBytes: sent ?? 0))
         connection.closeAfterOutput = true

@@ -58,8 +58,25 @@ public struct HTTPResponse: Sendable, Equatable {
         }
     }
 
-    /// The response the server sends for a refused request: the error's status, a one-line text body.
+    /// The response the server sends for a refused request: the error's status and a JSON body
+    /// naming the check, `{"error":"413 Payload Too Large: body over the limit"}`.
     static func refusal(_ error: HTTPRequestError) -> HTTPResponse {
-        HTTPResponse(status: error.status, text: "\(error.status) \(reasonPhrase(error.status)): \(error.check.rawValue)\n")
+        refusal(status: error.status, because: "\(error.status) \(reasonPhrase(error.status)): \(error.check.rawValue)")
+    }
+
+    /// A refusal the server makes itself (a timeout, the connection limit), in the same JSON shape.
+    static func refusal(status: Int, because why: String) -> HTTPResponse {
+        var body: [UInt8] = Array(#"{"error":""#.utf8)
+        for b in why.utf8 {
+            switch b {
+            case 0x22, 0x5C: body.append(0x5C); body.append(b)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                body.append(contentsOf: Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 0x0F)]])
+            default: body.append(b)
+            }
+        }
+        body.append(contentsOf: Array(#""}"#.utf8))
+        return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
     }
 }

@@ -80,7 +80,7 @@ import Testing
         let both = try served.raw(Array("POST /events HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}".utf8))
         #expect(both.status == 400)
         let nul = try served.raw(Array("GET /healthz\u{0} HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        #expect(nul.status == 400)
+        #expect(nul.status == 400 && nul.headers["content-type"] == "application/json" && (nul.json?["error"] as? String)?.hasPrefix("400 Bad Request") == true, "\(nul.body)")
         // SIGTERM: exit 0; one line per request on stderr, with neither a secret nor a body.
         let (status, stderr) = served.stop()
         #expect(status == 0)
