@@ -128,10 +128,10 @@ public enum LogRecovery {
         let headPath = directory + "/segments/" + CommittedHead.fileName
         try DurableFile.replace(path: headPath, with: CommittedHead.slot(plan.keep) + CommittedHead.slot(plan.keep))
         // Derived files named the old head; they are rebuilt from the kept records.
+        // (A manifest left behind is refused anyway: it names a head this log no longer has.)
         try? PlatformDirectory.remove(directory + "/indexes/" + IndexManifest.fileName)
-        if let mark = try? VerifiedMark.read(directory: directory), mark.position > plan.keep.position {
-            try PlatformDirectory.remove(directory + "/" + VerifiedMark.fileName)
-        }
+        // The log changed: the next verify is a full one.
+        try PlatformDirectory.remove(directory + "/" + VerifiedMark.fileName)
         return written
     }
 

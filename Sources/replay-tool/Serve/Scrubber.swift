@@ -12,11 +12,16 @@ struct Scrubber: Sendable {
         guard every > 0 else { health.setScrub("off"); return }
         let thread = Thread {
             while true {
-                let since = try? VerifiedMark.read(directory: directory)
-                let report = LogVerifier.verify(directory: directory, since: since ?? nil)
+                // A mark that cannot be read makes this scrub a full verify: more checking, never less.
+                let since = (try? VerifiedMark.read(directory: directory)) ?? nil
+                let report = LogVerifier.verify(directory: directory, since: since)
                 if report.isIntact {
-                    try? VerifiedMark.write(report.head, directory: directory)
-                    health.setScrub("intact through position \(report.head.position)")
+                    do {
+                        try VerifiedMark.write(report.head, directory: directory)
+                        health.setScrub("intact through position \(report.head.position)")
+                    } catch {
+                        health.setScrub("intact through position \(report.head.position); the mark could not be recorded (\(error)): the next scrub is a full verify")
+                    }
                 } else {
                     health.setScrub("DAMAGED: \(report.damage?.description ?? "unknown")")
                 }

@@ -67,7 +67,9 @@ enum ServeCommand {
         Scrubber(directory: directory, every: Int(scrubEvery), health: health).start()
         // Stops the server at SIGTERM or SIGINT.
         let watcher = Thread {
-            while (try? PlatformStream.wait(input: stop.descriptor, stop: nil, timeoutMilliseconds: -1, path: "(signals)")) != .input {}
+            // A signal, or a wait that fails (the pipe gone): either way the server stops.
+            while case .some(let ready) = try? PlatformStream.wait(input: stop.descriptor, stop: nil, timeoutMilliseconds: -1, path: "(signals)"),
+                  ready != .input {}
             _ = stop.take()
             server.stop()
         }
