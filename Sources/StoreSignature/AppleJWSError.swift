@@ -62,7 +62,7 @@ public enum AppleJWSError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .notCompactJWS(segments): "JWS compact form has \(segments) segments, not 3"
+        case let .notCompactJWS(segments): "JWS compact form has \(segments) segment\(segments == 1 ? "" : "s"), not 3"
         case let .tooLarge(bytes, limit): "JWS is \(bytes) bytes, over the \(limit)-byte limit"
         case let .segmentEncoding(segment, error): "JWS \(segment) segment is not base64url: \(error)"
         case let .malformedHeader(reason): "JWS header \(reason)"

@@ -20,6 +20,9 @@ enum AppStoreNotification {
     /// and environment as the notification.
     static func unwrap(_ line: PayloadObject, opener: JWSOpener = .unverified, profile: Profile? = nil) throws -> (PayloadObject, Bool) {
         var root = line, jws = false
+        if let value = line.fields["signedPayload"], !(value is String) {
+            throw EventDecodingError("signedPayload is not a string (a compact JWS)")
+        }
         if let signed = line.fields["signedPayload"] as? String, line.fields["notificationType"] == nil {
             root = PayloadObject(fields: try CompactJWS.payload(signed, field: "signedPayload", opener: opener), path: "")
             jws = true
