@@ -44,11 +44,30 @@ final class ServedLedger: @unchecked Sendable {
 
     deinit { if process.isRunning { stop() } }
 
+    /// What was read of stderr by `waitForLine` (given back by `stop`).
+    private var stderrSoFar: [UInt8] = []
+
+    /// Reads stderr until a line `matches` (returned), or it ends (nil). It blocks while the server
+    /// is silent: suites that use it carry a time limit.
+    func waitForLine(_ matches: (String) -> Bool) -> String? {
+        var scanned = 0
+        while true {
+            while let newline = stderrSoFar[scanned...].firstIndex(of: 0x0A) {
+                let line = String(decoding: stderrSoFar[scanned..<newline], as: UTF8.self)
+                scanned = newline + 1
+                if matches(line) { return line }
+            }
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            stderrSoFar += chunk
+        }
+    }
+
     /// SIGTERM; returns the exit status and everything it wrote on stderr.
     @discardableResult
     func stop() -> (status: Int32, stderr: String) {
         process.terminate()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let err = stderrSoFar + errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: err, as: UTF8.self))
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import EventStore
 import Foundation
 import Synchronization
 
@@ -37,15 +38,26 @@ final class PostgresFollower: Sendable {
                     initialized = true
                     behind = false
                     health.setPostgres("in step")
+                    // One line on stderr beside the request lines: the log position the tables now reflect.
+                    let position = (try? JSONSerialization.jsonObject(with: Data(run.out)) as? [String: Any])?["position"] as? Int
+                    Self.say(.object([("postgres", .string("in step")), ("position", position.map { .int($0) } ?? .null)]))
                 } else {
                     behind = true
                     health.setPostgres("behind: " + LedgerService.reason(run.err))
+                    Self.say(.object([("postgres", .string("behind")), ("error", .string(LedgerService.reason(run.err)))]))
                     _ = wake.wait(timeout: .now() + 1)
                 }
             }
         }
         thread.name = "ledger-postgres"
         thread.start()
+    }
+
+    /// A line on stderr (as the request lines: a line that cannot be written is dropped).
+    static func say(_ value: JSON) {
+        var line = Array(value.rendered.utf8)
+        line.append(0x0A)
+        try? line.withUnsafeBytes { try StandardStream.writeAll(2, $0) }
     }
 
     func stop() {
