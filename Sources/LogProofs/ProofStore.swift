@@ -169,7 +169,7 @@ public final class ProofStore {
 
     /// The sizes of the index files kept.
     func keptIndexSizes() throws -> [UInt64] {
-        try FileManager.default.contentsOfDirectory(atPath: directory + "/checkpoints").compactMap { name in
+        try PlatformDirectory.list(directory + "/checkpoints").compactMap { name in
             name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? UInt64(name) : nil
         }
     }
@@ -178,7 +178,7 @@ public final class ProofStore {
     /// root from its stored hashes); one that does not is removed (noting why).
     func checkedIndex(_ size: UInt64) throws -> UserIndexFile? {
         let path = indexPath(size)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard PlatformDirectory.exists(path) else { return nil }
         let problem: String
         do {
             let file = try UserIndexFile(path: path)
