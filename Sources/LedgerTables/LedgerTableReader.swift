@@ -137,7 +137,7 @@ public struct LedgerTableReader {
         let marker = EventCodec.canonicalTypeMarker(.transfer)
         try marker.withUnsafeBytes { needle in
             try log.forEach(through: head.position) { r in
-                guard Self.contains(r.payload, needle) else { return }
+                guard EventCodec.line(r.payload, holds: needle) else { return }
                 let event = try Self.decode(r, &decoder)
                 if case .transfer(let t) = event.data, event.time <= asOf { out[t.to, default: []].append(event.user) }
             }
@@ -145,18 +145,6 @@ public struct LedgerTableReader {
         return out
     }
 
-    /// Whether `bytes` holds `needle` (non-empty): each candidate first byte found by `memchr`, then compared.
-    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, let n = needle.baseAddress, needle.count <= bytes.count else { return false }
-        let first = Int32(needle[0])
-        var at = 0
-        let last = bytes.count - needle.count
-        while at <= last, let hit = memchr(base + at, first, last - at + 1) {
-            if memcmp(hit, n, needle.count) == 0 { return true }
-            at = base.distance(to: UnsafeRawPointer(hit)) + 1
-        }
-        return false
-    }
 
     /// The event in a record, whose user must be the record's stream.
     static func decode(_ r: RecordView, _ decoder: inout EventCodec.LineDecoder) throws(TableError) -> Event {

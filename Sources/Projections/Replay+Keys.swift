@@ -11,8 +11,8 @@ extension Replay {
     /// Every handle of the tool opens the log with it: index files built with another function
     /// are not used (the log indexes the segments again).
     public static let secondaryKeys = SecondaryKeys(name: "transfer-to+transactions/2") { _, payload in
-        let transfer = transferMarker.withUnsafeBytes { contains(payload, $0) }
-        let transaction = transactionMarkers.contains { marker in marker.withUnsafeBytes { contains(payload, $0) } }
+        let transfer = transferMarker.withUnsafeBytes { EventCodec.line(payload, holds: $0) }
+        let transaction = transactionMarkers.contains { marker in marker.withUnsafeBytes { EventCodec.line(payload, holds: $0) } }
         guard transfer || transaction, let event = try? EventCodec.decode(payload) else { return [] }
         var keys: [String] = []
         if case .transfer(let t) = event.data { keys.append(t.to) }

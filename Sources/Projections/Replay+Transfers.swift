@@ -91,7 +91,7 @@ extension Replay {
         try marker.withUnsafeBytes { needle in
             try log.forEach { record in
                 let own = filter.member(record.stream)
-                guard own != nil || (recipient != nil && contains(record.payload, needle)) else { return }
+                guard own != nil || (recipient != nil && EventCodec.line(record.payload, holds: needle)) else { return }
                 let stored = StoredEvent(event: try decode(record), position: record.position, recorded: Timestamp(milliseconds: record.recorded))
                 if let own { streams[own, default: []].append(stored) }
                 if let recipient, case .transfer(let t) = stored.event.data, t.to == recipient {
@@ -100,18 +100,5 @@ extension Replay {
             }
         }
         return (streams, transfers)
-    }
-
-    /// Whether `bytes` holds `needle` (non-empty): each candidate first byte found by `memchr`, then compared.
-    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress, let n = needle.baseAddress, needle.count <= bytes.count else { return false }
-        let first = Int32(needle[0])
-        var at = 0
-        let last = bytes.count - needle.count
-        while at <= last, let hit = memchr(base + at, first, last - at + 1) {
-            if memcmp(hit, n, needle.count) == 0 { return true }
-            at = base.distance(to: UnsafeRawPointer(hit)) + 1
-        }
-        return false
     }
 }

@@ -81,7 +81,7 @@ import SubscriptionDomain
 
     @Test func byteSearchFindsANeedleAnywhereAndOnlyWhole() {
         func has(_ hay: String, _ needle: String) -> Bool {
-            Array(hay.utf8).withUnsafeBytes { h in Array(needle.utf8).withUnsafeBytes { Replay.contains(h, $0) } }
+            Array(hay.utf8).withUnsafeBytes { h in Array(needle.utf8).withUnsafeBytes { EventCodec.line(h, holds: $0) } }
         }
         #expect(has(#"{"to":"new"}"#, #""new""#))
         #expect(has(#""new"...."#, #""new""#))
