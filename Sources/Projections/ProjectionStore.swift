@@ -92,10 +92,7 @@ public struct ProjectionStore {
     func read(chunk: Int = 1 << 20) throws -> Stored? {
         guard let source = try DurableFile.Source(path: path) else { return nil }
         var r = ProjectionReader(source: source, chunk: chunk)
-        guard try r.raw(Self.magic.count) == Self.magic else { throw r.unreadable("not a projection file") }
-        let codeVersion = try r.count()
-        let fingerprint = try r.string(), position = UInt64(bitPattern: try r.int64())
-        let hash = EventStore.SHA256.Digest(bytes: try r.raw(32))
+        let header = try r.header(Self.magic, what: "a projection file")
         var tables: [UserTable<UserFold>] = []
         for _ in 0..<(try r.count()) {
             let n = try r.count()
@@ -107,18 +104,14 @@ public struct ProjectionStore {
             tables.append(table)
         }
         try r.checkCRCTrailer(after: "the folds")
-        return Stored(codeVersion: codeVersion, fingerprint: fingerprint, position: position, hash: hash, users: UserPartitions(tables))
+        return Stored(codeVersion: header.version, fingerprint: header.fingerprint, position: header.position, hash: header.hash, users: UserPartitions(tables))
     }
 
     /// Writes the projection file in chunks to a temporary file, then puts it in place atomically.
     func write(_ stored: Stored) throws {
         var file = try ChecksummedReplacement(path: path)
         var w = ProjectionWriter()
-        w.raw(Self.magic)
-        w.count(stored.codeVersion)
-        w.string(stored.fingerprint)
-        w.int64(Int64(bitPattern: stored.position))
-        w.raw(stored.hash.bytes)
+        w.header(Self.magic, DerivedFileHeader(version: stored.codeVersion, fingerprint: stored.fingerprint, position: stored.position, hash: stored.hash))
         w.count(stored.users.tables.count)
         for table in stored.users.tables {
             w.count(table.count)

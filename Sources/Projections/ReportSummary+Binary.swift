@@ -22,16 +22,12 @@ extension ReportSummary {
     static func read(path: String, depth: Depth) throws -> ReportSummary? {
         guard let source = try DurableFile.Source(path: path) else { return nil }
         var r = ProjectionReader(source: source, chunk: 1 << 20)
-        guard try r.raw(magic.count) == magic else { throw r.unreadable("not a report summary") }
-        guard try r.count() == formatVersion else { throw r.unreadable("another summary format") }
-        let fingerprint = try r.string()
-        let position = UInt64(bitPattern: try r.int64())
-        let hash = EventStore.SHA256.Digest(bytes: try r.raw(32))
-        var s = ReportSummary(fingerprint: fingerprint, position: position, hash: hash, instant: try r.time())
+        let header = try r.header(magic, what: "a report summary") { $0 == formatVersion ? nil : "another summary format" }
+        var s = ReportSummary(fingerprint: header.fingerprint, position: header.position, hash: header.hash, instant: try r.time())
         // A count of users is at most the log's records (every user, a transfer's recipient too, has
         // one), so that sums and rates over them cannot overflow, whatever a file says.
         func users() throws -> Int {
-            let n = try r.int()
+            let n = try r.int(), position = header.position
             guard n >= 0, position < 1 << 48, n <= Int(position) else { throw r.unreadable("a count of \(n) users in a log of \(position) records") }
             return n
         }
@@ -83,11 +79,7 @@ extension ReportSummary {
     func write(path: String) throws {
         var file = try ChecksummedReplacement(path: path)
         var w = ProjectionWriter()
-        w.raw(Self.magic)
-        w.count(Self.formatVersion)
-        w.string(fingerprint)
-        w.int64(Int64(bitPattern: position))
-        w.raw(hash.bytes)
+        w.header(Self.magic, DerivedFileHeader(version: Self.formatVersion, fingerprint: fingerprint, position: position, hash: hash))
         w.time(instant)
         for c in metricCounts { w.varint(c) }
         w.int(users)

@@ -19,11 +19,7 @@ extension TimeIndex {
     func write(path: String) throws {
         var file = try ChecksummedReplacement(path: path)
         var w = ProjectionWriter()
-        w.raw(Self.magic)
-        w.count(Self.formatVersion)
-        w.string(fingerprint)
-        w.int64(Int64(bitPattern: position))
-        w.raw(hash.bytes)
+        w.header(Self.magic, DerivedFileHeader(version: Self.formatVersion, fingerprint: fingerprint, position: position, hash: hash))
         w.bool(firstEvent != nil)
         w.int64(firstEvent?.nanoseconds ?? 0)
         w.bool(moneyExact)
@@ -49,11 +45,8 @@ extension TimeIndex {
     static func read(path: String) throws -> TimeIndex? {
         guard let source = try DurableFile.Source(path: path) else { return nil }
         var r = ProjectionReader(source: source)
-        guard try r.raw(magic.count) == magic else { throw r.unreadable("not a time index file") }
-        guard try r.count() == formatVersion else { throw r.unreadable("another format version") }
-        let fingerprint = try r.string()
-        let position = UInt64(bitPattern: try r.int64())
-        var index = TimeIndex(fingerprint: fingerprint, position: position, hash: EventStore.SHA256.Digest(bytes: try r.raw(32)))
+        let header = try r.header(magic, what: "a time index file") { $0 == formatVersion ? nil : "another format version" }
+        var index = TimeIndex(fingerprint: header.fingerprint, position: header.position, hash: header.hash)
         let hasFirst = try r.bool(), first = try r.int64()
         index.firstEvent = hasFirst ? Timestamp(nanoseconds: first) : nil
         index.moneyExact = try r.bool()
