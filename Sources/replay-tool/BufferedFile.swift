@@ -1,4 +1,5 @@
 import Foundation
+import EventStore
 
 /// A file written through a 64 KiB buffer; a piece larger than the buffer is written directly.
 struct BufferedFile {
@@ -59,14 +60,11 @@ struct BufferedFile {
     /// Writes all of `bytes` to `fd`, going on after short writes and EINTR; `failure` makes the
     /// error from the name of the call that failed.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, failure: (String) -> ToolError) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("write")
-            }
-            done += n
+        do {
+            try StandardStream.writeAll(fd, bytes)
+        } catch let e as EventStoreError {
+            errno = e.errno ?? EIO   // what `failure` names
+            throw failure("write")
         }
     }
 

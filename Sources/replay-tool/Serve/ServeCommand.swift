@@ -47,8 +47,8 @@ enum ServeCommand {
         let opener = AppleSignature.opener(verifier: AppleJWSVerifier(trustedRoots: try AppleSignature.roots(a)))
         let health = HealthState()
         let sync = a.value("--postgres").map { PostgresFollower(directory: directory, profile: profileArgument, conninfo: $0, health: health) }
-        var committed: (@Sendable (Set<String>) -> Void)?
-        if let sync { committed = { _ in sync.poke() } }
+        var committed: (@Sendable () -> Void)?
+        if let sync { committed = { sync.poke() } }
         let writes = WriteQueue(log: log, profile: profile, opener: opener, committed: committed)
         let service = LedgerService(directory: directory, profile: profile, profileArgument: profileArgument, webhookSecret: webhookSecret,
                                     apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory), health: health)

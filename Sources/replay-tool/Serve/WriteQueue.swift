@@ -32,10 +32,11 @@ final class WriteQueue: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let writer: Mutex<Writer>
-    /// Called after each commit with the users it touched (the PostgreSQL sync).
-    let committed: (@Sendable (Set<String>) -> Void)?
+    /// Called after each commit that appended something (the PostgreSQL sync, which finds the
+    /// touched users itself from its checkpoint).
+    let committed: (@Sendable () -> Void)?
 
-    init(log: EventLog, profile: Profile, opener: JWSOpener, committed: (@Sendable (Set<String>) -> Void)? = nil) {
+    init(log: EventLog, profile: Profile, opener: JWSOpener, committed: (@Sendable () -> Void)? = nil) {
         var rejected = RejectedLinesFile(logDirectory: log.directory)
         rejected.echoes = false
         writer = Mutex(Writer(log: log, profile: profile, opener: opener, rejected: rejected))
@@ -80,17 +81,17 @@ final class WriteQueue: Sendable {
 
     /// One group commit: the jobs of each source in one batch each.
     private func commit(_ jobs: [Job]) {
-        var touched = Set<String>()
+        var appended = false
         for kind in [Job.Kind.webhook, .appstore, .events] {
             let group = jobs.filter { $0.kind == kind }
-            if !group.isEmpty { touched.formUnion(commit(group, kind: kind)) }
+            if !group.isEmpty && commit(group, kind: kind) { appended = true }
         }
-        if !touched.isEmpty { committed?(touched) }
+        if appended { committed?() }
     }
 
     /// Imports the jobs' lines as one input (one append, one fsync) and answers each job from
-    /// its own lines' outcomes; returns the users of what was appended.
-    private func commit(_ jobs: [Job], kind: Job.Kind) -> Set<String> {
+    /// its own lines' outcomes; returns whether anything was appended.
+    private func commit(_ jobs: [Job], kind: Job.Kind) -> Bool {
         var input: [UInt8] = []
         var ranges: [ClosedRange<Int>] = []
         var line = 1
@@ -100,7 +101,7 @@ final class WriteQueue: Sendable {
             ranges.append(first...(line - 1))
         }
         let outcomes = Outcomes()
-        let result: Result<Set<String>, any Error> = writer.withLock { w in
+        let result: Result<Bool, any Error> = writer.withLock { w in
             var importer = EventImporter(log: w.log)
             importer.source = kind == .webhook ? .revenuecat : kind == .appstore ? .appstore : .canonical
             importer.profile = w.profile
@@ -113,11 +114,7 @@ final class WriteQueue: Sendable {
             do {
                 try importer.importLines(input, file: Self.requestName(kind), rejected: &w.rejected, into: &summary)
                 try w.rejected.sync()
-                var users = Set<String>()
-                if w.log.head.position > before {
-                    try w.log.forEach(from: before + 1) { users.insert($0.streamString) }
-                }
-                return .success(users)
+                return .success(w.log.head.position > before)
             } catch {
                 return .failure(error)
             }
@@ -125,10 +122,10 @@ final class WriteQueue: Sendable {
         switch result {
         case .failure(let error):
             for job in jobs { job.responder.respond(ServedJSON.error(500, "the ledger could not commit: \(error)")) }
-            return []
-        case .success(let users):
+            return false
+        case .success(let appended):
             for (job, range) in zip(jobs, ranges) { job.responder.respond(Self.answer(job.kind, outcomes.of(range))) }
-            return users
+            return appended
         }
     }
 
