@@ -1,3 +1,4 @@
+import Platform
 /// The durable record of the log's committed head (Kafka's recovery-point checkpoint,
 /// EventStoreDB's writer checkpoint): `segments/committed-head`, rewritten after every committed
 /// batch once that batch's bytes are fsynced, so whatever it says was provably committed.

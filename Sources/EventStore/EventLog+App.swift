@@ -1,3 +1,4 @@
+import Platform
 extension EventLog {
     /// The file, in the log's folder, that names the app whose events the log holds (written by
     /// the first import; its text is the caller's, e.g. the app's name and catalog).

@@ -1,3 +1,4 @@
+import Platform
 extension EventLog {
     /// Appends a batch atomically and durably: after a crash either all of it is in the log or
     /// none of it. Returns once the bytes are fsynced. Ids already in the log are skipped and

@@ -1,3 +1,4 @@
+import Platform
 /// Writing the index files (docs/log-format.md, "Index files"): a new run per kind from the
 /// entries held in memory, merges of runs of similar size, then the manifest, all under the writer lock.
 extension EventLog {

@@ -1,3 +1,4 @@
+import Platform
 /// The persistent indexes (docs/log-format.md, "Index files"): run files of sorted (key hash,
 /// location) entries for ids, streams and secondary keys, and a manifest naming the log head they
 /// cover. A handle loads them at open, checks the covered head against the log, and indexes only

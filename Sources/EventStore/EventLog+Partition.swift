@@ -1,3 +1,4 @@
+import Platform
 extension EventLog {
     /// The file, in the log's folder, that declares which partition the log holds.
     public static let partitionFileName = "partition"

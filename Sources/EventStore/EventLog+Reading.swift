@@ -1,3 +1,4 @@
+import Platform
 extension EventLog {
     /// Visits every committed record from `position` on, in order, checking each frame's CRC32C,
     /// the gapless sequence and the hash chain: each record read must commit to the one read

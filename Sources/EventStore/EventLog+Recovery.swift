@@ -1,3 +1,4 @@
+import Platform
 extension EventLog {
     /// Brings this handle up to what is on disk: new segments, new committed records.
     /// A writer handle (under the lock) cuts a torn or uncommitted tail off the last segment.

@@ -1,3 +1,4 @@
+import Platform
 /// The open log: segmented, checksummed, hash-chained, append-only files in one directory.
 ///
 /// One `EventLog` is one handle; it is not shared between threads (open one per thread).
@@ -167,7 +168,7 @@ public final class EventLog {
     /// Runs `body` holding the advisory writer lock (a no-op lock for read handles).
     func withWriterLock<T>(_ body: () throws -> T) throws -> T {
         guard let lockFile else { return try body() }
-        try lockFile.lockExclusive(wait: options.waitForLock)
+        do { try lockFile.lockExclusive(wait: options.waitForLock) } catch let e as SystemError { throw EventStoreError(e) }
         defer { lockFile.unlock() }
         return try body()
     }

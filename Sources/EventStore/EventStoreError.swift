@@ -1,5 +1,6 @@
+import Platform
 /// An error of the event log: a code, a sentence, and where (file path, byte offset, position).
-public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct EventStoreError: LocatedError, Sendable, Equatable {
     /// What kind of failure this is; the command line maps codes to exit statuses.
     public enum Code: String, Sendable {
         /// A system call failed (disk full, permission, ...).
@@ -36,10 +37,16 @@ public struct EventStoreError: Error, Sendable, Equatable, CustomStringConvertib
         self.position = position
     }
 
-    static func system(_ call: String, path: String, offset: Int?, errno: Int32) -> EventStoreError {
-        var e = EventStoreError(.io, "\(call) failed: \(platformErrorText(errno)) (errno \(errno))", path: path, offset: offset)
-        e.errno = errno
-        return e
+    /// A failure of the operating system met by the log, kept with its place and errno
+    /// (`.locked` stays `.locked`; an unsuitable output name is `.unsuitableFile`).
+    public init(_ failure: SystemError) {
+        let code: Code = switch failure.code {
+        case .failed: .io
+        case .locked: .locked
+        case .unsuitableFile: .unsuitableFile
+        }
+        self.init(code, failure.message, path: failure.path, offset: failure.offset)
+        errno = failure.errno
     }
 
     /// One line: `path@offset (position N): message`.

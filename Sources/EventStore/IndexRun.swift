@@ -1,3 +1,4 @@
+import Platform
 /// One sorted run of index entries in a file of `DIR/indexes/` (derived data, immutable once
 /// written; docs/log-format.md): 16-byte entries (a 64-bit key hash, a record's location) sorted by
 /// key then location, in 4 KiB blocks that each carry a CRC32C, then the first key of every block

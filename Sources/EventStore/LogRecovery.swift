@@ -1,3 +1,4 @@
+import Platform
 /// Accepting a shorter log, explicitly (`replay-tool recover`): what a damaged log would keep,
 /// what it would drop, and, when the operator accepts the loss, the cut itself, with every
 /// dropped byte kept in a file beside the log (`DIR/recovered/`). Nothing else ever cuts a
@@ -117,7 +118,7 @@ public enum LogRecovery {
     /// changed since the plan.
     public static func accept(_ plan: Plan, directory: String, stamp: String) throws -> [String] {
         let lock = try PlatformFile(path: directory + "/writer.lock", mode: .createReadWrite)
-        try lock.lockExclusive(wait: false)
+        do { try lock.lockExclusive(wait: false) } catch let e as SystemError { throw EventStoreError(e) }
         defer { lock.unlock() }
         guard try Self.plan(directory: directory) == plan else {
             throw EventStoreError(.locked, "the log changed since its recovery plan was made; run recover again", path: directory)

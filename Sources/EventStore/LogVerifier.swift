@@ -1,3 +1,4 @@
+import Platform
 /// What `verify` found: counts, the head an auditor can publish, and the first damage if any.
 public struct VerificationReport: Sendable {
     public var segments = 0
@@ -35,6 +36,8 @@ public enum LogVerifier {
             try run(directory: directory, since: since, into: &report)
         } catch let error as EventStoreError {
             report.damage = error
+        } catch let error as SystemError {
+            report.damage = EventStoreError(error)
         } catch {
             report.damage = EventStoreError(.io, "\(error)", path: directory)
         }

@@ -1,3 +1,4 @@
+import Platform
 /// `DIR/verified`: the head the last intact `verify` reached, so that a scrub (`verify
 /// --since-last`) checks only what was appended after it. 52 bytes: magic `LDGVRFY1`, position
 /// (u64 LE), chain hash (32 bytes), CRC32C of those 48 bytes. A file that fails any check is

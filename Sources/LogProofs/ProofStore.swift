@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import Transparency
+import Platform
 
 /// The proof files kept beside a log (`DIR/proofs/`): the Merkle tree's stored hashes
 /// (`hashes`, brought up to the head incrementally), one completeness index per checkpoint size

@@ -1,5 +1,6 @@
 import EventStore
 import Transparency
+import Platform
 
 /// `DIR/proofs/hashes`: the stored hashes of the log's Merkle tree (RFC 9162 §2.1, leaf `i` the
 /// export line of position `i + 1`), 32 bytes each in `StoredHashLayout` order after a 96-byte

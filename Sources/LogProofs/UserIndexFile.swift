@@ -1,5 +1,6 @@
 import EventStore
 import Transparency
+import Platform
 
 /// `DIR/proofs/checkpoints/<size>`: the per-user completeness index as of a checkpoint's size.
 /// The entries (`UserIndexEntry`, 72 bytes each) sorted by key, then the index tree's stored

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 extension EventCache {
     /// Reads the cache user by user. `nextUser(where:)` moves to the next user the caller wants

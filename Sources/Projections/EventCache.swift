@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 /// The log's events in a binary form, kept next to the projections so that a full rebuild (a new
 /// profile, a rule diff, a new code version) does not parse every JSON payload again. It is a

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 /// Reads what `ProjectionWriter` wrote, from a file in chunks, keeping the CRC32C
 /// of every byte it loads before `checkedLength` (the file's last 4 bytes hold that CRC). Any

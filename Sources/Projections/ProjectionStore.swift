@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import Platform
 
 /// The kept-current projection of one profile: every user's fold of the whole log and the log
 /// position it covers, stored together in one file that is replaced atomically, so a crash never

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 /// The kept projection's binary form, written field by field in a fixed order: unsigned LEB128
 /// varints for counts and lengths, zigzag varints for other integers, 8 little-endian bytes for

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 extension Replay {
     /// Writes the event cache of the log in `directory` (one checked pass that decodes every

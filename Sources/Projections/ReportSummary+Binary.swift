@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 // The report summary's file: a magic line, the format version, the projection fingerprint, the
 // log position and chain hash it covers, the instant it is as of, the sums, then the deadlines and

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import Platform
 
 /// Builds a series in one pass over the users (`SeriesWalker`), partitions folded in parallel,
 /// each user's events read in effect order from the event cache (built first when missing and

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import Platform
 
 // The time index file, in the log's projections folder next to the projection it goes with:
 //

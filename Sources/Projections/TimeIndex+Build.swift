@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import Platform
 
 extension TimeIndex {
     /// One partition's walks: the differences, and the senders' transfer changes.

@@ -1,6 +1,7 @@
 import EventStore
 import StoreSignature
 import SubscriptionDomain
+import Platform
 
 /// The App Store's signature check at the import door: each `signedPayload` (and the transaction
 /// and renewal info inside it) must verify to Apple Root CA - G3, or to a root given with
@@ -18,7 +19,7 @@ enum AppleSignature {
             do {
                 guard let read = try DurableFile.read(path: path) else { throw ToolError.input("\(path): no such root certificate file") }
                 bytes = read
-            } catch let e as EventStoreError {
+            } catch let e as any LocatedError {
                 throw ToolError.input("\(path): cannot read the root certificate: \(e.description)")
             }
             do { try roots.add(derOrPEM: bytes) } catch { throw ToolError.input("\(path): not a root certificate: \(error)") }

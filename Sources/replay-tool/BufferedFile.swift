@@ -1,5 +1,6 @@
 import Foundation
 import EventStore
+import Platform
 
 /// A file written through a 64 KiB buffer; a piece larger than the buffer is written directly.
 struct BufferedFile {
@@ -62,7 +63,7 @@ struct BufferedFile {
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, failure: (String) -> ToolError) throws {
         do {
             try StandardStream.writeAll(fd, bytes)
-        } catch let e as EventStoreError {
+        } catch let e as SystemError {
             errno = e.errno ?? EIO   // what `failure` names
             throw failure("write")
         }

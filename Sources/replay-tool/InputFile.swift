@@ -1,5 +1,6 @@
 import Foundation
 import EventStore
+import Platform
 
 /// A file `import` reads in pieces (`-`: standard input), never whole.
 struct InputFile {

@@ -1,5 +1,6 @@
 import Foundation
 import EventStore
+import Platform
 import Projections
 import SubscriptionDomain
 import LogProofs
@@ -122,7 +123,7 @@ enum LogCommands {
         if let damage = report.damage, damage.code == .invalidArgument { throw ToolError.input(damage.description) }
         // The next scrub starts here (a derived file, named by what it says; ignored if it does not check).
         if report.isIntact && report.head.position > 0 && report.head.hash != .zero {
-            do { try VerifiedMark.write(report.head, directory: dir) } catch let e as EventStoreError { throw ToolError.input("cannot record the verified head: \(e.description)") }
+            do { try VerifiedMark.write(report.head, directory: dir) } catch let e as any LocatedError { throw ToolError.input("cannot record the verified head: \(e.description)") }
         }
         if format == .json {
             Console.out(JSON.object([

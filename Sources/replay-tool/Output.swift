@@ -1,6 +1,7 @@
 import Foundation
 import SubscriptionDomain
 import EventStore
+import Platform
 
 /// The output formats of query commands.
 enum OutputFormat: String {
@@ -188,7 +189,7 @@ enum Console {
         do {
             try bytes.withUnsafeBytes { try StandardStream.writeAll(fd, $0) }
             return nil
-        } catch let e as EventStoreError {
+        } catch let e as SystemError {
             return e.errno ?? EIO
         } catch {
             return EIO

@@ -1,5 +1,6 @@
 import EventStore
 import Parquet
+import Platform
 
 /// A Parquet sink writing through an `OutputFile` (a temporary file renamed over the name only
 /// when the table is whole) in pieces of about 1 MiB.

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import Platform
 
 /// `partition --of N [--out DIR] FILE…`: splits JSON Lines events into N files by Kafka's default
 /// partitioner on the user id, so that file p holds exactly what `import --partition p/N` of the
@@ -151,6 +152,6 @@ struct PartitionFiles {
 
     /// Runs a write, its failure a one-line input error (exit 1).
     static func writing(_ body: () throws -> Void) throws {
-        do { try body() } catch let e as EventStoreError { throw ToolError.input("cannot write: \(e.description)") }
+        do { try body() } catch let e as any LocatedError { throw ToolError.input("cannot write: \(e.description)") }
     }
 }

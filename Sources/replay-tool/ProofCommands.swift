@@ -3,6 +3,7 @@ import EventStore
 import LogProofs
 import Projections
 import Transparency
+import Platform
 
 /// Auditors' proofs: keygen, checkpoint, prove, check-proof (docs/proofs.md).
 enum ProofCommands {

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import Projections
+import Platform
 
 /// Where `import` keeps rejected lines: DIR/rejected/import-TIME.jsonl (each line verbatim) and
 /// import-TIME.reasons beside it (`file:line: reason`), both created at the first rejected line.
@@ -60,7 +61,7 @@ struct RejectedLinesFile: RejectedLineSink {
         guard path == nil else { return }
         do {
             try PlatformDirectory.create(folder)
-        } catch let e as EventStoreError {
+        } catch let e as any LocatedError {
             throw ToolError.input("\(folder): cannot write the rejected lines (\(e.description))")
         }
         let stamp = Common.now().description.replacingOccurrences(of: ":", with: "")

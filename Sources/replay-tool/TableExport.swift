@@ -4,6 +4,7 @@ import EventStore
 import LedgerTables
 import Parquet
 import SubscriptionDomain
+import Platform
 
 /// `export --table events|subscriptions|users --format parquet|csv --out FILE [--at T]`: the
 /// ledger as tables for analysts' tools (docs/analysts.md). With `--log` repeated, each
@@ -84,7 +85,7 @@ enum TableExport {
             }
         } catch let e as TableError {
             throw ToolError.input("\(dir): \(e.description)")
-        } catch let e as EventStoreError {
+        } catch let e as any LocatedError {
             throw ToolError.input("cannot write \(path): \(e.description)")
         }
         guard path != "-" else { return }
@@ -108,7 +109,7 @@ enum TableExport {
             }
             try writer.finish(keyValueMetadata: LedgerTable.headMetadata(position: reader.head.position, hash: reader.head.hash.description))
         } catch let e as ParquetError {
-            if let underlying = e.underlying as? EventStoreError { throw underlying }
+            if let underlying = e.underlying as? any LocatedError { throw underlying }
             throw ToolError.input("cannot write \(path): \(e.description)")
         }
         var sink = writer.sink

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import Platform
 
 /// Commands around the log: generate, demo, profiles.
 enum ToolCommands {
@@ -18,7 +19,7 @@ enum ToolCommands {
         // `-` is standard output, as for import's input.
         var file: OutputFile?
         if let path = a.value("--out"), path != "-" {
-            do { file = try OutputFile(path: path) } catch let e as EventStoreError { throw ToolError.input(e.description) }
+            do { file = try OutputFile(path: path) } catch let e as any LocatedError { throw ToolError.input(e.description) }
         }
         var chunk: [UInt8] = []
         for u in 0..<n {
@@ -28,7 +29,7 @@ enum ToolCommands {
             }
             if chunk.count > 1 << 20 || u == n - 1 {
                 if let file {
-                    do { try file.write(chunk) } catch let e as EventStoreError { throw ToolError.input("cannot write the events: \(e.description)") }
+                    do { try file.write(chunk) } catch let e as any LocatedError { throw ToolError.input("cannot write the events: \(e.description)") }
                 } else {
                     Console.out(bytes: chunk)
                 }
@@ -37,7 +38,7 @@ enum ToolCommands {
             }
         }
         Console.endProgress()
-        do { try file?.commit() } catch let e as EventStoreError { throw ToolError.input("cannot write the events: \(e.description)") }
+        do { try file?.commit() } catch let e as any LocatedError { throw ToolError.input("cannot write the events: \(e.description)") }
         return 0
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import SubscriptionDomain
 import Projections
+import Platform
 
 /// Shared option specs and helpers for the commands.
 enum Common {
@@ -102,7 +103,7 @@ enum Common {
         do {
             guard !PlatformDirectory.isDirectory(name), let read = try PlatformDirectory.readFile(name) else { throw ToolError.input("\(name): cannot read") }
             data = read
-        } catch let e as EventStoreError {
+        } catch let e as any LocatedError {
             throw ToolError.input("\(name): cannot read: \(e.description)")
         }
         do {
@@ -127,14 +128,14 @@ enum Common {
     /// Refuses an output name before a command works for it: a symbolic link, folder, FIFO,
     /// device or socket, or a name in a missing folder (exit 1, one line).
     static func checkOutput(_ path: String) throws {
-        do { try OutputFile.check(path) } catch let e as EventStoreError { throw ToolError.input(e.description) }
+        do { try OutputFile.check(path) } catch let e as any LocatedError { throw ToolError.input(e.description) }
     }
 
     /// Writes `bytes` as the file `path` (atomically: a temporary file renamed over it).
     static func writeOutput(_ bytes: [UInt8], to path: String, what: String) throws {
         do {
             try OutputFile.write(bytes, to: path)
-        } catch let e as EventStoreError {
+        } catch let e as any LocatedError {
             throw ToolError.input("cannot write \(what): \(e.description)")
         }
     }

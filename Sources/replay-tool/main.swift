@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import Platform
 
 /// replay-tool: the command line of the subscription ledger (CONTRACT.md §5).
 let commands: [CommandSpec] = [
@@ -53,6 +54,9 @@ func runTool(_ args: [String]) -> Int32 {
     } catch let e as EventStoreError {
         Console.err("replay-tool \(name): \(OneLine.escaped(e.description))")
         return e.code == .invalidArgument ? 2 : 1
+    } catch let e as SystemError {
+        Console.err("replay-tool \(name): \(OneLine.escaped(e.description))")
+        return 1
     } catch {
         Console.err("replay-tool \(name): \(OneLine.escaped("\(error)"))")
         return 1

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// The event cache: every event reads back as the log's JSON decodes, a rebuild from it folds
 /// exactly what a rebuild from the log folds, and a stale or damaged cache is never trusted.

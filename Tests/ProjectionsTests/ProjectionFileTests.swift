@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// The kept projection's binary file: every field of every fold reads back equal, in any chunk
 /// size, and a damaged or short file is never trusted.

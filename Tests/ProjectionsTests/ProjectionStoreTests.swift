@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 @Suite struct KeptProjections {
     static let lines = PopulationGenerator(profile: .handz, users: 300, seed: 11).events().map { EventCodec.encode($0) }

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// A kept projection names the log head it folded (position and chain hash) and is never served
 /// for a log it does not match.

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// The report summary (ProjectionStore+Summary.swift) answers `counts`, `funnel`, `revenue` and
 /// `notifications` as of an instant exactly as a full rebuild does, after any appends and as the

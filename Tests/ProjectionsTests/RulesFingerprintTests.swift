@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// Derived files are keyed by what the rules do, not by a number someone must remember to bump.
 @Suite struct RulesIdentity {

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Platform
 
 /// The time index (TimeIndex*.swift) answers `counts`, `funnel` and `revenue` at any instant,
 /// `counts` in any window and as any series, exactly as a full fold does, over random logs and

@@ -1,5 +1,6 @@
 import EventStore
 import HTTPServer
+import Platform
 
 /// A bearer token read from a file (its trailing newline ignored), compared in constant time.
 /// Never printed: its description says only where it came from.
@@ -13,7 +14,7 @@ struct Credential: Sendable, CustomStringConvertible {
         do {
             guard let read = try DurableFile.read(path: path) else { throw ToolError.usage("\(option) \(path): no such file") }
             bytes = read
-        } catch let e as EventStoreError {
+        } catch let e as any LocatedError {
             throw ToolError.input("\(option) \(path): cannot read: \(e.description)")
         }
         var token = bytes

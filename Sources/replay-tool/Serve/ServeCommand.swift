@@ -5,6 +5,7 @@ import HTTPServer
 import Projections
 import StoreSignature
 import SubscriptionDomain
+import Platform
 
 /// `serve`: the ledger's network face (docs/serve.md): RevenueCat's webhook, Apple's signed
 /// notifications and canonical events in, acknowledged only once durable; entitlements, a

@@ -1,6 +1,6 @@
 /// A file read and written at offsets, for files derived from the log that live beside it
 /// (such as the Merkle tree's stored hashes): `pread` and `pwrite` through the one place that talks
-/// to the operating system, every failure an `EventStoreError` with the path, offset and errno.
+/// to the operating system, every failure a `SystemError` with the path, offset and errno.
 ///
 /// Nothing here decides what the bytes mean; the owner of the file checks them before use.
 public final class RandomAccessFile {

@@ -67,7 +67,7 @@ public enum DurableFile {
             }
         }
 
-        static func parent(of path: String) -> String {
+        package static func parent(of path: String) -> String {
             path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         }
     }
