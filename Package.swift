@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "EventStore", dependencies: ["Platform", "Cryptography", "HardwareCRC32C"]),
         .target(name: "SubscriptionDomain"),
         .target(name: "Projections", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "MemoryPrefetch"]),
-        .target(name: "PostgresSink", dependencies: ["EventStore", "SubscriptionDomain", "Projections"]),
+        .target(name: "PostgresSink", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections"]),
         .target(name: "Reports", dependencies: ["Projections", "SubscriptionDomain"]),
         .target(name: "LogProofs", dependencies: ["Platform", "EventStore", "Projections", "SubscriptionDomain", "Transparency", "Cryptography"]),
         .target(name: "LedgerTables", dependencies: ["EventStore", "SubscriptionDomain", "Parquet"]),

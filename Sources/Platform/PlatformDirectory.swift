@@ -34,7 +34,7 @@ public enum PlatformDirectory {
     }
 
     /// Makes a directory's entries (a new segment file) durable.
-    package static func sync(_ path: String) throws {
+    public static func sync(_ path: String) throws {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw SystemError.call("open", path: path, offset: nil, errno: errno) }

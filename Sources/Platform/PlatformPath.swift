@@ -52,6 +52,11 @@ public enum PlatformPath {
         return end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
     }
 
+    /// Why the process may not run the file at `path` (the system's words), or nil if it may.
+    public static func cannotExecute(_ path: String) -> String? {
+        access(path, X_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
+
     /// `folder/name`, without doubling a slash.
     public static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,7 +32,7 @@ public struct Psql: Sendable {
         if let fixed = env["REPLAY_TOOL_PSQL"], !fixed.isEmpty { return fixed }
         for dir in (env["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let path = String(dir) + "/psql"
-            if access(path, X_OK) == 0 { return path }
+            if PlatformPath.cannotExecute(path) == nil { return path }
         }
         return nil
     }
@@ -46,7 +47,7 @@ public struct Psql: Sendable {
     /// sync of a million users is a few hundred megabytes of COPY data, never held whole).
     /// Throws `SyncError` with psql's first error line if it fails.
     public func run(_ produce: (_ send: (String) throws -> Void) throws -> Void) throws -> Output {
-        signal(SIGPIPE, SIG_IGN)   // psql may stop reading at an error: a write then fails with EPIPE, not a signal
+        PlatformProcess.ignoreBrokenPipeSignal()   // psql may stop reading at an error: a write then fails with EPIPE, not a signal
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = ["-X", "-w", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"] + (conninfo.isEmpty ? [] : ["--dbname", conninfo])
@@ -54,8 +55,8 @@ public struct Psql: Sendable {
         p.standardInput = input
         p.standardOutput = out
         p.standardError = err
-        guard access(executable, X_OK) == 0 else {
-            throw SyncError("cannot run \(executable): \(String(cString: strerror(errno))) (REPLAY_TOOL_PSQL or PATH names the psql to run)")
+        if let why = PlatformPath.cannotExecute(executable) {
+            throw SyncError("cannot run \(executable): \(why) (REPLAY_TOOL_PSQL or PATH names the psql to run)")
         }
         do { try p.run() } catch { throw SyncError("cannot run \(executable): \((error as NSError).localizedDescription)") }
         // Both outputs are drained while the script is written, so neither side blocks on a full pipe.

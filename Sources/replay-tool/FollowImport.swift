@@ -81,7 +81,7 @@ struct FollowInput {
         } else {
             heldSince = nil
         }
-        switch try PlatformStream.wait(input: 0, stop: stop.descriptor, timeoutMilliseconds: timeout, path: "-") {
+        switch try PlatformStream.wait(input: file.descriptor, stop: stop.descriptor, timeoutMilliseconds: timeout, path: file.path) {
         case .stop:
             signal = stop.take()
             return .stop

@@ -60,7 +60,6 @@ enum LogCommands {
         do {
             for path in a.positionals {
                 let input = try InputFile(path)
-                defer { input.close() }
                 try importer.importLines(file: path == "-" ? "<stdin>" : path, read: input.read(into:), rejected: &kept, into: &summary) { n in
                     Console.progress("\(path): \(n) events")
                 }

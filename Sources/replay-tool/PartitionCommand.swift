@@ -32,7 +32,6 @@ enum PartitionCommand {
         var rejected = 0
         for path in a.positionals {
             let input = try InputFile(path)
-            defer { input.close() }
             rejected += try split(input, name: path == "-" ? "<stdin>" : path, into: &files, rejected: &kept)
         }
         try files.close()

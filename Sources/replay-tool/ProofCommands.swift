@@ -163,7 +163,6 @@ enum ProofCommands {
         }
         try InputFile.check(path)
         let input = try InputFile(path)
-        defer { input.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
