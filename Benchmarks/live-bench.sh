@@ -1,5 +1,5 @@
 #!/bin/sh
-# The table of issue 16 for one log, each command a whole replay-tool process (release build):
+# The live-ledger table for one log, each command a whole replay-tool process (release build):
 #   Benchmarks/live-bench.sh TOOL LOG [RUNS]
 # LOG is a log built by `ledger-bench populate USERS LOG` (users u_0, u_1, ...). Prints one line
 # per measurement: what, seconds, peak RSS in MiB, CPU seconds (user + system; the machine is shared). It appends a few events to LOG (ids bench-*).

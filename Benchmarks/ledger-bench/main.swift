@@ -221,7 +221,7 @@ case "rebuild":
                  options.eventCache ? "event cache" : "log", events, users, options.partitions, t, events / t, foldPeak, readModels, residentMiB()))
 case "partitions":
     // partitions AT DIR…: each partition log folded alone, one core, from its JSON records (as one
-    // machine per partition would), its reports made, then the reports of all merged (issue 18).
+    // machine per partition would), its reports made, then the reports of all merged.
     guard args.count >= 3 else { print("usage: ledger-bench partitions AT DIR…"); exit(2) }
     var options = ReplayOptions(profile: .handz, asOf: Timestamp.parse(args[args.startIndex + 1])!)
     options.partitions = 1

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import EventStore
 import SubscriptionDomain
+import StoreAdapters
 
 /// Appends JSON Lines to the log: each good line becomes a record (stream = user, payload = the
 /// canonical line), appended in atomic batches; bad lines are rejected with `file:line: reason`

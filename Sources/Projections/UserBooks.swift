@@ -40,7 +40,7 @@ struct UserBooks: Sendable, Equatable {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
         switch e.data {
         case .purchase(let p):
-            // A family member's access is not a sale: the organizer's purchase is (issue 20 item 7).
+            // A family member's access is not a sale: the organizer's purchase is.
             guard p.offer != .freeTrial, p.familyShared != true else { return }
             sale(p.transaction, p.product, p.price, p.currency, takehome: p.takehomeShare, decider)
         case .renewal(let r):

@@ -1,5 +1,5 @@
 extension Profile {
-    /// The import door's catalog check (issue 20 item 1): a purchase, renewal, product change or
+    /// The import door's catalog check: a purchase, renewal, product change or
     /// credit pack of a product the catalog does not list is refused, naming the product and the
     /// catalog, unless the profile accepts unknown products (`unknownProductEntitlement`). Other
     /// events, and app events that name a product (`purchase_started`, …), are not checked.

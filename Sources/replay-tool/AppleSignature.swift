@@ -2,6 +2,7 @@ import EventStore
 import StoreSignature
 import SubscriptionDomain
 import Platform
+import StoreAdapters
 
 /// The App Store's signature check at the import door: each `signedPayload` (and the transaction
 /// and renewal info inside it) must verify to Apple Root CA - G3, or to a root given with

@@ -4,6 +4,7 @@ import Platform
 import Projections
 import SubscriptionDomain
 import LogProofs
+import StoreAdapters
 
 /// Commands that write or check the log: import, export, verify, cache.
 enum LogCommands {

@@ -2,7 +2,7 @@ import Testing
 @testable import EventStore
 
 /// The index files' entries are sorted by buckets of their keys' top bits before they are written
-/// (issue 16, bulk import): the order is exactly `sort()`'s whatever the keys' spread.
+/// (for bulk import): the order is exactly `sort()`'s whatever the keys' spread.
 @Suite struct IndexRunSort {
     static func entries(_ n: Int, seed: UInt64, key: (UInt64) -> UInt64) -> [IndexRun.Entry] {
         var state = seed

@@ -1,7 +1,7 @@
 import Testing
 @testable import EventStore
 
-/// The in-memory id and stream index is an open-addressing table of hashes (issue 16, bulk
+/// The in-memory id and stream index is an open-addressing table of hashes (for bulk
 /// import): after any sequence of updates it answers as a Dictionary does.
 @Suite struct LocationTableModel {
     @Test func answersAsADictionaryAfterAnySequenceOfUpdates() {

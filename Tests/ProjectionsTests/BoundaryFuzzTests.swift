@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import StoreAdapters
 
 /// Random and boundary values (each field at its minimum, maximum, one step outside, far outside,
 /// huge digit strings) through the import door and every read model, in process. An arithmetic

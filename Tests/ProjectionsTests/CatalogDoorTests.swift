@@ -4,7 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// Products the profile does not list (issue 20 item 1): rejected at import with the reason,
+/// Products the profile does not list: rejected at import with the reason,
 /// unless the profile accepts unknown products with a default entitlement.
 @Suite struct CatalogDoor {
     static func importing(_ lines: [String], profile: Profile) throws -> (TestLog, EventImporter.Summary, [EventImporter.Rejection]) {

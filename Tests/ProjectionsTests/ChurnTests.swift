@@ -73,7 +73,7 @@ import SubscriptionDomain
     }
 
     /// Seed 000 §5.3 "Restore purchases on second device" / "User has old transaction but new user
-    /// account" (issue 20 item 3): a subscription moved to a new account is the same subscription,
+    /// account": a subscription moved to a new account is the same subscription,
     /// not a loss. Neither the old account nor the new one is churned while it runs; when it lapses
     /// on the new account, that one user is churned.
     @Test func MirrorMate_RestorePurchases_aTransferToANewAccountIsNotChurn() throws {

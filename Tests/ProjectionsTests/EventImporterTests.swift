@@ -4,7 +4,7 @@ import Testing
 import SubscriptionDomain
 @testable import Projections
 
-/// The importer reads its input in pieces through one bounded buffer (issue 14): rejected lines go
+/// The importer reads its input in pieces through one bounded buffer: rejected lines go
 /// to the sink as they are found and a line over the limit is never held whole; reasons are one
 /// line; a failed append leaves a summary of what was committed and names the first line not in.
 @Suite struct ImporterStreaming {

@@ -4,7 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// Family Sharing (issue 20 item 7): a purchase marked `familyShared` is a family member's access,
+/// Family Sharing: a purchase marked `familyShared` is a family member's access,
 /// not a sale; a profile that does not offer Family Sharing rejects it at import.
 @Suite struct FamilySharing {
     static let member = line("1", "purchase", "kid", "2026-01-01T00:00:00Z",

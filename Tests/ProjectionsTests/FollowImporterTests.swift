@@ -4,7 +4,7 @@ import Testing
 import SubscriptionDomain
 @testable import Projections
 
-/// `EventImporter.follow` (issue 16 item 4) driven by a scripted input: which lines make a group,
+/// `EventImporter.follow` driven by a scripted input: which lines make a group,
 /// what each acknowledgment says, and what a stop leaves out. The real binary with real pipes,
 /// signals and timing is tested in ReplayToolTests/FollowImportTests.swift.
 @Suite struct FollowImporter {

@@ -5,7 +5,7 @@ import SubscriptionDomain
 @testable import Projections
 
 /// A plain import of canonical lines appends each batch on a second thread while it reads the
-/// next (`EventImporter.appendsWhileReading`, issue 16): whatever the batch size, read size,
+/// next (`EventImporter.appendsWhileReading`): whatever the batch size, read size,
 /// partition or failing batch, it answers exactly as appending each batch before reading on.
 @Suite struct ImportPipeline {
     /// Everything an import leaves: the log's bytes and head, the summary, the rejections, the

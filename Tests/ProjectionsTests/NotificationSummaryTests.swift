@@ -4,7 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// The report's notification table (issue 19) counts the schedule without building it: it must
+/// The report's notification table counts the schedule without building it: it must
 /// say what `notifications()` says, entry for entry, even at an instant that is a fire time.
 @Suite struct NotificationSummaryCounts {
     static func counted(_ list: [ScheduledNotification]) -> NotificationSummary {

@@ -2,7 +2,7 @@ import Testing
 import SubscriptionDomain
 @testable import Projections
 
-/// Revenue requirements read from the seed documents (issue 20), each test named after its seed line.
+/// Revenue requirements read from the seed documents, each test named after its seed line.
 @Suite struct SeedRevenue {
     static func premium(_ user: String) -> String {
         line("\(user)-1", "purchase", user, "2026-01-01T00:00:00Z",
@@ -38,7 +38,7 @@ import SubscriptionDomain
     }
 
     /// Seed 002 §8 "Costs at 10K Users" (L418: "Apple (30% cut)"): HowRU's own figure is 30 %, so
-    /// net revenue keeps 70 % of what was charged (issue 20 item 6).
+    /// net revenue keeps 70 % of what was charged.
     @Test func HowRU_L418_appleTakesThirtyPercentOfHowRUsRevenue() throws {
         #expect(Profile.howru.commissionPercent == 30)
         let r = try TestLog([Self.premium("payer")], profile: .howru).replay(at: "2026-01-15T00:00:00Z", profile: .howru).revenue()

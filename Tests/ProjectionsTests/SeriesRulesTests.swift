@@ -4,7 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// Series (issue 19): the money of each bucket to the micro, the weekly trial cohorts, and the
+/// Series: the money of each bucket to the micro, the weekly trial cohorts, and the
 /// retention rules of docs/rules.md#series (unverified grace waited for, billing grace not kept,
 /// cohorts only of first paid periods in the window).
 extension Series {

@@ -4,7 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 
-/// Series (issue 19, docs/rules.md#series): buckets of a day, a Monday-based week or a month
+/// Series (docs/rules.md#series): buckets of a day, a Monday-based week or a month
 /// (UTC); flows within each bucket, stocks at its end, cohorts by the bucket they start in; all
 /// from one pass, equal to the plain reports over the same window or at the same instant.
 @Suite struct Series {

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import StoreAdapters
 
 /// A short store story: payload lines written from Apple's and RevenueCat's public documentation,
 /// imported into a fresh log, then asked what the ledger makes of them.

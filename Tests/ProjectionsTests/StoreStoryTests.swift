@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import StoreAdapters
 
 /// One story told in App Store notifications, in RevenueCat webhooks and in canonical events
 /// (events/stores/*-story.jsonl) gives the same plan state at every instant, for each of its users.

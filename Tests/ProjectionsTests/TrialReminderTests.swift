@@ -45,7 +45,7 @@ import SubscriptionDomain
     }
 
     /// Seed 004 CH27 L203–L204: the user's billing setting *when the reminder fires* decides its
-    /// channels (issue 20 item 4); the in-app reminder always stays. A switch after it fired
+    /// channels; the in-app reminder always stays. A switch after it fired
     /// changes nothing: it was sent.
     @Test func CH27_L203_theBillingSwitchIsReadWhenTheReminderFiresNotWhenItIsScheduled() throws {
         let off = #"{"category":"billing"}"#

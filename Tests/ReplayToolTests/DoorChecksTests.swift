@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What the command line refuses at the door (issue 14): empty paths, numbers that do not parse or
+/// What the command line refuses at the door: empty paths, numbers that do not parse or
 /// are out of range; and what import promises under hostile input and faults: rejected lines held
 /// once at most, reasons always one line, a summary of what was committed when the disk fills.
 @Suite struct DoorChecks {

@@ -2,7 +2,7 @@ import Testing
 import Reports
 import SubscriptionDomain
 
-/// The report's numbers as people read them (issue 19): thousands separators every three digits,
+/// The report's numbers as people read them: thousands separators every three digits,
 /// money to the cent rounded half away from zero with its sign, rates with one decimal.
 @Suite struct HumanNumbers {
     @Test func integersGroupThousandsByThree() {

@@ -46,7 +46,7 @@ import Darwin
             "revenue later": ["revenue", "--at", "2026-08-01T00:00:00Z"],
             "notifications": ["notifications", "--at", at],
             "diff": ["diff", "--profile", "handz", "--profile", grace7, "--at", at],
-            // Series (issue 19): each partition cut into the same buckets, from the earliest first event of all.
+            // Series: each partition cut into the same buckets, from the earliest first event of all.
             "counts by week": ["counts", "--by", "week", "--at", at],
             "revenue by month": ["revenue", "--by", "month", "--at", at],
             "funnel by week": ["funnel", "--by", "week", "--from", "2026-02-01T00:00:00Z", "--to", "2026-04-01T00:00:00Z"],

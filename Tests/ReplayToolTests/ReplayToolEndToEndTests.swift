@@ -76,7 +76,7 @@ import Testing
         let payload = Data(notification.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let raw = s.path + "/raw.jsonl"
         try (#"{"signedPayload":"eyJhbGciOiJFUzI1NiJ9."# + payload + #".c2ln"}"# + "\n").write(toFile: raw, atomically: true, encoding: .utf8)
-        // A line whose user the log cannot key (issue 17 item 5): rejected alone, kept, exit 1; the others go in.
+        // A line whose user the log cannot key: rejected alone, kept, exit 1; the others go in.
         let keyless = s.path + "/keyless.jsonl"
         let good = { (uuid: String, type: String, subtype: String) in
             #"{"notificationType":"\#(type)","subtype":"\#(subtype)","notificationUUID":"\#(uuid)","signedDate":1775000000000,"data":{"signedTransactionInfo":{"appAccountToken":"k-user","originalTransactionId":"k1","productId":"handz.pro.monthly","transactionId":"k1","purchaseDate":1775000000000,"expiresDate":1777592000000}}}"#

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The HTML report (issue 19): every number on the page is the tool's own JSON output for the
+/// The HTML report: every number on the page is the tool's own JSON output for the
 /// same instant, the page names the head it reflects, and small or empty data divides by nothing.
 @Suite struct Report {
     static let instant = "2026-03-01T00:00:00Z"

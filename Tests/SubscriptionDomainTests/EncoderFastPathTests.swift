@@ -1,7 +1,7 @@
 import Testing
 @testable import SubscriptionDomain
 
-/// The encoder writes strings, money and integers without building Strings (issue 16, bulk
+/// The encoder writes strings, money and integers without building Strings (for bulk
 /// import): each fast path writes exactly the bytes of the plain form it replaced.
 @Suite struct EncoderFastPaths {
     /// The JSON string literal as the encoder wrote it byte by byte before its fast path.

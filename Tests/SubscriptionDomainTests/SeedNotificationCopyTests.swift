@@ -1,7 +1,7 @@
 import Testing
 @testable import SubscriptionDomain
 
-/// Notification copy per app (issue 20, "also worth doing"): Handz keeps seed 004's words; every
+/// Notification copy per app: Handz keeps seed 004's words; every
 /// other app has copy of its own, in its seed's voice, naming its paid tier.
 @Suite struct SeedNotificationCopy {
     @Test func CH27_L149_L158_eachProfileHasNotificationCopyInItsOwnWords() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import SubscriptionDomain
 
-/// Each built-in profile's tiers say exactly what its seed's tier table says (issue 20 item 5),
+/// Each built-in profile's tiers say exactly what its seed's tier table says,
 /// limit by limit; docs/rules.md#tiers names the seed line of each.
 @Suite struct SeedTiers {
     static func limits(_ profile: Profile, _ tier: String) -> [String: FeatureLimit] { profile.tier(tier)?.limits ?? [:] }

@@ -5,6 +5,7 @@ import HTTPServer
 import Projections
 import Synchronization
 import SubscriptionDomain
+import StoreAdapters
 
 /// The server's one writer: requests that write are queued here and committed together by one
 /// thread (group commit): every request waiting when a commit starts goes into the same atomic,

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// How the App Store's signed strings (`signedPayload`, `data.signedTransactionInfo`,
 /// `data.signedRenewalInfo`) are opened at the import door: by a caller that verifies each
 /// signature chain before handing over its payload (the default of `import --from appstore` and

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 import Foundation
 
 /// Where an imported line comes from: our canonical events, or a store's own payloads.

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 import Foundation
 
 /// A JWS in compact serialization (`header.payload.signature`, each base64url), as the App Store

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 import Foundation
 
 /// App Store Server Notifications V2, decoded: one `responseBodyV2DecodedPayload` per line, with

@@ -1,7 +1,9 @@
 import Testing
+import StoreAdapters
+import StoreFixtures
 @testable import SubscriptionDomain
 
-/// Both store importers carry Family Sharing into the canonical `familyShared` (issue 20 item 7).
+/// Both store importers carry Family Sharing into the canonical `familyShared`.
 @Suite struct FamilySharedPayloads {
     typealias F = StoreFixtures
 

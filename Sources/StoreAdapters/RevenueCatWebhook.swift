@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// RevenueCat webhooks: one request body (`{"api_version":…,"event":{…}}`) or bare event per line.
 /// See docs/importers.md for the field-by-field mapping.
 enum RevenueCatWebhook {
