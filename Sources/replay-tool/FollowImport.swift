@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import Platform
+import Ingest
 
 /// `import --follow -`: streaming ingest from a standard input that may never end (CONTRACT.md
 /// §5.1). Lines are committed in groups as soon as the input pauses, each group appended in one

@@ -5,6 +5,7 @@ import Projections
 import SubscriptionDomain
 import LogProofs
 import StoreAdapters
+import Ingest
 
 /// Commands that write or check the log: import, export, verify, cache.
 enum LogCommands {

@@ -4,6 +4,7 @@ import LogProofs
 import Projections
 import Transparency
 import Platform
+import Ingest
 
 /// Auditors' proofs: keygen, checkpoint, prove, check-proof (docs/proofs.md).
 enum ProofCommands {

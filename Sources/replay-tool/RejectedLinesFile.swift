@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import Platform
+import Ingest
 
 /// Where `import` keeps rejected lines: DIR/rejected/import-TIME.jsonl (each line verbatim) and
 /// import-TIME.reasons beside it (`file:line: reason`), both created at the first rejected line.

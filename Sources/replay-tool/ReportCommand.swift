@@ -3,6 +3,7 @@ import EventStore
 import Projections
 import Reports
 import SubscriptionDomain
+import Ingest
 
 /// `report`: one self-contained HTML page of charts and tables as of an instant.
 enum ReportCommand {

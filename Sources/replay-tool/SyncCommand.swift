@@ -2,6 +2,7 @@ import Foundation
 import Projections
 import PostgresSink
 import SubscriptionDomain
+import Ingest
 
 /// `sync`: keeps the profile's PostgreSQL table(s) equal to the ledger's plan states (docs/postgres.md).
 enum SyncCommand {

@@ -3,6 +3,7 @@ import EventStore
 import Projections
 import SubscriptionDomain
 import Platform
+import Ingest
 
 /// replay-tool: the command line of the subscription ledger (CONTRACT.md §5).
 let commands: [CommandSpec] = [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 
 /// Edges of the committed-head line that the first tests of the checkpoint left open.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 
 /// The committed-head checkpoint draws the line between a torn tail (cut) and damage or lost

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 
 func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int = 40) -> [ProposedRecord] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 
 /// What the index files must never change: every query answers as on a freshly scanned log.

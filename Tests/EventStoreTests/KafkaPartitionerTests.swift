@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 
 @Suite struct KafkaPartitioning {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import Parquet
 
 /// Files read back by DuckDB (python3 -c with the duckdb module; skipped when it is missing).
@@ -7,7 +8,7 @@ import Parquet
 struct DuckDBTests {
     @Test("the catalog table: SQL types, row count, every value, decimals as text, key-value metadata")
     func catalog() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let rows = Catalog.rows
         let path = try directory.write(try parquetFile(Catalog.schema, rows, options: Catalog.options, keyValues: Catalog.keyValues), to: "catalog.parquet")
         let dump = try ExternalReaders.duckdb(path)
@@ -27,7 +28,7 @@ struct DuckDBTests {
 
     @Test("DuckDB sees each chunk's bounds and null count")
     func statistics() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let rows = Catalog.rows
         let path = try directory.write(try parquetFile(Catalog.schema, rows, options: Catalog.options), to: "stats.parquet")
         let dump = try ExternalReaders.duckdb(path)
@@ -46,7 +47,7 @@ struct DuckDBTests {
 
     @Test("an empty table: the columns and their types, no rows")
     func emptyTable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.duckdb(try directory.write(try parquetFile(Catalog.schema, []), to: "empty.parquet"))
         #expect(dump.count == 0)
         #expect(dump.types.count == 10)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import Parquet
 
 /// Seeded random tables read back by pyarrow (as JSON) and DuckDB: every value, type, row
@@ -44,7 +45,7 @@ import Parquet
           arguments: [UInt64(101), 102, 103, 104])
     func pyarrow(seed: UInt64) throws {
         let (schema, rows, bytes, groupRows) = try Self.table(seed: seed)
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.pyarrow(try directory.write(bytes, to: "random-\(seed).parquet"))
         #expect(dump.num_rows == rows.count, "seed \(seed)")
         #expect(dump.names == schema.columns.map(\.name), "seed \(seed)")
@@ -76,7 +77,7 @@ import Parquet
           arguments: [UInt64(201), 202])
     func duckdb(seed: UInt64) throws {
         let (schema, rows, bytes, _) = try Self.table(seed: seed)
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.duckdb(try directory.write(bytes, to: "random-\(seed).parquet"))
         #expect(dump.count == rows.count, "seed \(seed)")
         for (c, column) in schema.columns.enumerated() {

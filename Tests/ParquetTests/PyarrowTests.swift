@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import Parquet
 
 /// Files read back by pyarrow (python3 -c; skipped when pyarrow is missing).
@@ -7,7 +8,7 @@ import Parquet
 struct PyarrowTests {
     @Test("the catalog table: Arrow types, nullability, every value, decimals, timestamps, row groups")
     func catalog() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let rows = Catalog.rows
         let path = try directory.write(try parquetFile(Catalog.schema, rows, options: Catalog.options, keyValues: Catalog.keyValues), to: "catalog.parquet")
         let dump = try ExternalReaders.pyarrow(path)
@@ -29,7 +30,7 @@ struct PyarrowTests {
 
     @Test("statistics of every chunk: min/max in the type's order and the null count")
     func catalogStatistics() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let rows = Catalog.rows
         let path = try directory.write(try parquetFile(Catalog.schema, rows, options: Catalog.options), to: "stats.parquet")
         let dump = try ExternalReaders.pyarrow(path)
@@ -56,7 +57,7 @@ struct PyarrowTests {
 
     @Test("an empty table: the schema and types, zero rows, zero row groups")
     func emptyTable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let path = try directory.write(try parquetFile(Catalog.schema, []), to: "empty.parquet")
         let dump = try ExternalReaders.pyarrow(path)
         #expect(dump.num_rows == 0)
@@ -74,7 +75,7 @@ struct PyarrowTests {
             ParquetColumn("b", .boolean, nullable: true),
         ])
         let rows = [[ParquetValue]](repeating: [.null, .null, .null], count: 7)
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.pyarrow(try directory.write(try parquetFile(schema, rows), to: "nulls.parquet"))
         #expect(dump.values == [[String?]](repeating: [String?](repeating: nil, count: 7), count: 3))
         #expect(dump.row_groups[0].columns.map(\.has_min_max) == [false, false, false])
@@ -94,7 +95,7 @@ struct PyarrowTests {
             let user: ParquetValue = i % 13 == 0 ? .null : .string("user-\(i < 2000 ? i % 50 : i)")
             return [user, .int64(Int64(i < 1000 ? i % 20 : i) * 10_000)]
         }
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.pyarrow(try directory.write(try parquetFile(schema, rows, options: options), to: "fallback.parquet"))
         #expect(utf8(dump.values[0]) == utf8(column(rows, 0).map { readerText($0) }))
         #expect(dump.values[1] == column(rows, 1).map { readerText($0) })
@@ -110,7 +111,7 @@ struct PyarrowTests {
         let schema = try ParquetSchema([ParquetColumn("s", .string)])
         let long = String(repeating: "ü", count: 5000)
         let rows: [[ParquetValue]] = [[.string("a")], [.string(long)]]
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let dump = try ExternalReaders.pyarrow(try directory.write(try parquetFile(schema, rows), to: "long.parquet"))
         #expect(dump.values[0] == ["a", long])
         #expect(dump.row_groups[0].columns[0].has_min_max == false)
@@ -128,7 +129,7 @@ struct PyarrowTests {
         let rows: [[ParquetValue]] = (0..<1000).map { i in
             [.int64(Int64(i)), .int64(1_767_225_600_000_000 + Int64(i) * 60_000_000), .string("user-\(String(i / 100, radix: 10))")]
         }
-        let directory = try TemporaryDirectory()
+        let directory = Scratch()
         let path = try directory.write(try parquetFile(schema, rows, options: options), to: "pruning.parquet")
         let script = """
         import sys, datetime, pyarrow.dataset as ds

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
 import StoreAdapters
+import Ingest
 
 /// Random and boundary values (each field at its minimum, maximum, one step outside, far outside,
 /// huge digit strings) through the import door and every read model, in process. An arithmetic
@@ -39,7 +41,7 @@ import StoreAdapters
 
     /// One random line: a plausible event of a random type (its required fields present, values
     /// inside the ranges), then up to three fields set to a value from the boundary pools above.
-    static func line(_ n: Int, _ rng: inout SplitMix64) -> String {
+    static func line(_ n: Int, _ rng: inout SubscriptionDomain.SplitMix64) -> String {
         func pick(_ pool: [String]) -> String { pool[Int(rng.next() % UInt64(pool.count))] }
         func chance(_ percent: UInt64) -> Bool { rng.next() % 100 < percent }
         func goodTime() -> String {
@@ -166,7 +168,7 @@ import StoreAdapters
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomAndBoundaryEventsNeverTrapThroughTheDoorOrAnyReadModel(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = SubscriptionDomain.SplitMix64(seed: seed)
         let lines = (0..<300).map { Self.line($0, &rng) }
         let scratch = Scratch()
         let folder = scratch.log

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// Products the profile does not list: rejected at import with the reason,
 /// unless the profile accepts unknown products with a default entitlement.

@@ -4,6 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 import Platform
+import Ingest
 
 /// The event cache: every event reads back as the log's JSON decodes, a rebuild from it folds
 /// exactly what a rebuild from the log folds, and a stale or damaged cache is never trusted.

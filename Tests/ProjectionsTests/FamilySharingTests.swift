@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// Family Sharing: a purchase marked `familyShared` is a family member's access,
 /// not a sale; a profile that does not offer Family Sharing rejects it at import.

@@ -4,6 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 import Platform
+import Ingest
 
 @Suite struct KeptProjections {
     static let lines = PopulationGenerator(profile: .handz, users: 300, seed: 11).events().map { EventCodec.encode($0) }

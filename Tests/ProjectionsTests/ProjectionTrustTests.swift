@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections

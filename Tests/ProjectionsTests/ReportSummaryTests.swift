@@ -4,6 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 import Platform
+import Ingest
 
 /// The report summary (ProjectionStore+Summary.swift) answers `counts`, `funnel`, `revenue` and
 /// `notifications` as of an instant exactly as a full rebuild does, after any appends and as the

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// Series (docs/rules.md#series): buckets of a day, a Monday-based week or a month
 /// (UTC); flows within each bucket, stocks at its end, cohorts by the bucket they start in; all

@@ -4,6 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 import StoreAdapters
+import Ingest
 
 /// A short store story: payload lines written from Apple's and RevenueCat's public documentation,
 /// imported into a fresh log, then asked what the ledger makes of them.

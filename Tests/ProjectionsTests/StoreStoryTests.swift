@@ -4,6 +4,7 @@ import EventStore
 import SubscriptionDomain
 @testable import Projections
 import StoreAdapters
+import Ingest
 
 /// One story told in App Store notifications, in RevenueCat webhooks and in canonical events
 /// (events/stores/*-story.jsonl) gives the same plan state at every instant, for each of its users.

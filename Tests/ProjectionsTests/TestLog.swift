@@ -1,6 +1,8 @@
+import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// A log in a fresh folder, filled from canonical lines.
 final class TestLog {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
@@ -35,7 +36,7 @@ import SubscriptionDomain
         var table = UserTable<UserFold>()
         let users = Self.ids(1_200)
         for (i, u) in users.enumerated() { table.update(u) { $0.state.credits = i } }
-        var generator = SplitMix64(seed: 7)
+        var generator = SubscriptionDomain.SplitMix64(seed: 7)
         var remaining = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1, $0) })
         let removed = Array(users.shuffled(using: &generator).prefix(900))
         for u in removed {

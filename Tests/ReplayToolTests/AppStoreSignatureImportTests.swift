@@ -1,6 +1,7 @@
 import AppleChainFixture
 import Foundation
 import Testing
+import TestKit
 
 /// `import --from appstore` verifies each notification's signature chain before anything goes in:
 /// a chain to a trusted root (Apple Root CA - G3, or `--apple-root`), Apple's OIDs, the leaf's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Boundary and out-of-range values through the real binary: import, every query with `--at`,
 /// `--from`, `--to` at and past the range edges, and hostile profile files. No run may end by a

@@ -1,6 +1,7 @@
 import Foundation
 import SubscriptionDomain
 import Testing
+import TestKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ extension ConcurrentProcesses {
             if let id = line.json["id"] as? String, seen.insert(id).inserted { inOrder.append(id) }
         }
         let seed = Self.seed("bulkImportsKilledMidFileKeepWholeBatchesInOrderAndDoubleNothing")
-        var random = SplitMix64(seed: seed)
+        var random = SubscriptionDomain.SplitMix64(seed: seed)
         var held = 0
         var cutShort = 0   // rounds the signal stopped part way through the file
         for k in 0..<8 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 extension ConcurrentProcesses {
     /// Two processes query the four reports as of a moving now (each run updating and rewriting the

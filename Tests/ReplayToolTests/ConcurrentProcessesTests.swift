@@ -1,6 +1,7 @@
 import Foundation
 import SubscriptionDomain
 import Testing
+import TestKit
 
 /// Readers, rebuilds and appends as real processes in random interleavings: whatever the order,
 /// once the writers stop, every report answers what a quiet rebuild of the same log answers.
@@ -69,7 +70,7 @@ import Testing
         #expect(Tool.run(["import", "--log", s.log, base]).status == 0)
         let handz = Tool.run(["profiles", "show", "handz"]).out
         let seed = Self.seed("reportsAfterAnyInterleavingEqualAQuietRebuild")
-        var random = SplitMix64(seed: seed)
+        var random = SubscriptionDomain.SplitMix64(seed: seed)
         // Two rounds in `swift test`; STRESS_ROUNDS=N runs N (a longer run by hand or in a nightly job).
         let rounds = ProcessInfo.processInfo.environment["STRESS_ROUNDS"].flatMap { Int($0) } ?? 2
         for round in 0..<rounds {

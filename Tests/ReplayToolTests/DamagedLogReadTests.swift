@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// What read commands do with a damaged or forged log: answer with the damage (exit 1, named),
 /// never with an answer, and never by changing the log's folder.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// What the command line refuses at the door: empty paths, numbers that do not parse or
 /// are out of range; and what import promises under hostile input and faults: rejected lines held

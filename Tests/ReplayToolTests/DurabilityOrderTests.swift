@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// The order of writes and syncs that makes the committed-head checkpoint a proof of what was
 /// committed, seen in a system-call trace of the real tool (strace; skipped where it cannot run):

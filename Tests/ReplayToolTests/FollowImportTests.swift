@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

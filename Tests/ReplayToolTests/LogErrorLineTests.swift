@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Errors the log itself raises (EventStoreError: a folder that is not a log, damage) quote paths
 /// and file names, which may hold control characters: printed, each is still one line.

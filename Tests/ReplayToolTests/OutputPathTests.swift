@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Files a person names with `--out`: a regular file is replaced whole, anything else under the
 /// name (a link, a FIFO, a device, a folder) is refused and left as it was; `-` is standard output.

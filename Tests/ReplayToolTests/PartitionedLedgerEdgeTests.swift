@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Issue 18, small cases: the order of `--log` does not matter, the files of `partition --of N`
 /// are named with N-1's digits, and the report over partition logs names each log's own head.

@@ -1,6 +1,7 @@
 import Foundation
 import SubscriptionDomain
 import Testing
+import TestKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -241,7 +242,7 @@ import Darwin
     /// may already be in; and re-delivers one piece twice, as a consumer that took over the
     /// partition from an older commit does. Returns the duplicates the acknowledgments counted.
     static func consume(_ lines: [Substring], into log: String, partition: String, scratch s: Scratch, seed: UInt64) throws -> Int {
-        var rng = SplitMix64(seed: seed)
+        var rng = SubscriptionDomain.SplitMix64(seed: seed)
         var committed = 0            // the offset: every line before it is acknowledged
         var next = 0
         var follower = try Follower(log: log, scratch: s, arguments: ["--partition", partition])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Edges of `sync` the main stories do not reach: a checkpoint that does not match in any one of
 /// its fields, a transfer's recipient, two ledger users one row would hold, and an instant finer

@@ -1,3 +1,4 @@
+import TestKit
 import Foundation
 
 /// Logs and queries for the sync tests.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// `sync` against a real PostgreSQL (a throwaway server, TestPostgres): the seeds' tables equal
 /// the ledger's states, the seed's SQL functions answer from them, a run is one transaction with

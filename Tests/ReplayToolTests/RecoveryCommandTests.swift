@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Accepting a shorter log is an explicit command that names what it drops and keeps the
 /// dropped bytes; nothing else cuts a record that may have been committed.

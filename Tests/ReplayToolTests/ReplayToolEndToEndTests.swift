@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 @Suite struct ImportAndExport {
     @Test func importAppendsReportsDuplicatesAndIsIdempotent() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Headless Chromium (the Debian package `chromium`; `.ci/run` installs it when missing).
 enum Chromium {

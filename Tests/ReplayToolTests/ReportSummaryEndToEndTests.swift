@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// `counts`, `funnel`, `revenue` and `notifications` as of now, answered by `replay-tool`
 /// processes from the report summary, print what a full fold prints

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// The HTML report: every number on the page is the tool's own JSON output for the
 /// same instant, the page names the head it reflects, and small or empty data divides by nothing.

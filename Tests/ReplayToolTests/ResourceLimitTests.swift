@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Limits the operating system puts on a process end an import with a message, never a signal.
 @Suite struct ResourceLimits {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// Edges of the series (`--by`) and of the window a new user ran into: a series ending before the
 /// first event, a currency whose MRR lapsed, `--at` against `--to`, `revenue --from/--to` without

@@ -2,6 +2,7 @@ import AppleChainFixture
 import Foundation
 import Synchronization
 import Testing
+import TestKit
 
 /// `serve` through real sockets on 127.0.0.1: every endpoint and error of the contract, what a
 /// 200 guarantees (a `kill -9` the next instant loses nothing acknowledged), the seeds' answers,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// A `replay-tool serve` process on 127.0.0.1 (a free port), with its own secrets, for tests
 /// through real sockets. Stopped (SIGTERM, then waited for) when the test drops it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// `export --table`: the tables read back by DuckDB and pyarrow and compared with the ledger's
 /// own JSON (`export`, `state`, `revenue`, `verify`), partitions against one log, odd values,

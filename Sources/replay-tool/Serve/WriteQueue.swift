@@ -6,6 +6,7 @@ import Projections
 import Synchronization
 import SubscriptionDomain
 import StoreAdapters
+import Ingest
 
 /// The server's one writer: requests that write are queued here and committed together by one
 /// thread (group commit): every request waiting when a commit starts goes into the same atomic,

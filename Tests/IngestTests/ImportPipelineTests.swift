@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// A plain import of canonical lines appends each batch on a second thread while it reads the
 /// next (`EventImporter.appendsWhileReading`): whatever the batch size, read size,

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// `EventImporter.follow` driven by a scripted input: which lines make a group,
 /// what each acknowledgment says, and what a stop leaves out. The real binary with real pipes,
@@ -43,10 +45,10 @@ import SubscriptionDomain
     }
 
     static func run(_ steps: [Step], batchSize: Int = 1000) throws -> Run {
-        let dir = try TestLog([])
+        let dir = Scratch()
         var options = EventLog.Options()
         options.maxRecordSize = 512
-        let log = try EventLog(directory: dir.path, options: options)
+        let log = try EventLog(directory: dir.log, options: options)
         var importer = EventImporter(log: log)
         importer.batchSize = batchSize
         var summary = EventImporter.Summary()
@@ -71,7 +73,7 @@ import SubscriptionDomain
             groups.append(group)
             trace.events.append("ack \(group.lines)")
         }
-        let ids = try EventLog(directory: dir.path, access: .read).records().map(\.id)
+        let ids = try EventLog(directory: dir.log, access: .read).records().map(\.id)
         return Run(groups: groups, holding: holding, end: end, summary: summary, sink: sink, ids: ids)
     }
 

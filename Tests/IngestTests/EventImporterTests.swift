@@ -1,19 +1,21 @@
 import Foundation
 import Testing
+import TestKit
 @testable import EventStore
 import SubscriptionDomain
 @testable import Projections
+import Ingest
 
 /// The importer reads its input in pieces through one bounded buffer: rejected lines go
 /// to the sink as they are found and a line over the limit is never held whole; reasons are one
 /// line; a failed append leaves a summary of what was committed and names the first line not in.
 @Suite struct ImporterStreaming {
     /// A log whose records hold at most 512 bytes: the importer's line limit is then 1,024.
-    static func smallLog() throws -> (TestLog, EventLog) {
-        let dir = try TestLog([])
+    static func smallLog() throws -> (Scratch, EventLog) {
+        let dir = Scratch()
         var options = EventLog.Options()
         options.maxRecordSize = 512
-        return (dir, try EventLog(directory: dir.path, options: options))
+        return (dir, try EventLog(directory: dir.log, options: options))
     }
 
     static func event(_ id: String, note: String = "") -> String {
@@ -35,7 +37,7 @@ import SubscriptionDomain
         var summary = EventImporter.Summary()
         var kept = RejectedLineCollector()
         try importer.importLines(input, file: "in.jsonl", rejected: &kept, into: &summary)
-        let ids = try EventLog(directory: dir.path, access: .read).records().map(\.id)
+        let ids = try EventLog(directory: dir.log, access: .read).records().map(\.id)
         return (Outcome(summary: summary, rejections: kept.rejections, lines: kept.lines, ids: ids), kept.pieceSizes.max() ?? 0)
     }
 
@@ -125,7 +127,7 @@ import SubscriptionDomain
         #expect(error?.description.hasPrefix("in.jsonl:4: import stopped, nothing from this line on was appended: ") == true)
         #expect(summary.appended == 2 && summary.duplicates == 0 && summary.rejected == 2)
         #expect(kept.rejections.map(\.line) == [2, 5])
-        #expect(try EventLog(directory: dir.path, access: .read).records().map(\.id) == ["e1", "e2"])
+        #expect(try EventLog(directory: dir.log, access: .read).records().map(\.id) == ["e1", "e2"])
 
         log.failWritesAfterBytes = nil
         var again = EventImporter.Summary()

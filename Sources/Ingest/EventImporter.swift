@@ -6,6 +6,7 @@ import Darwin
 import EventStore
 import SubscriptionDomain
 import StoreAdapters
+import Projections
 
 /// Appends JSON Lines to the log: each good line becomes a record (stream = user, payload = the
 /// canonical line), appended in atomic batches; bad lines are rejected with `file:line: reason`
