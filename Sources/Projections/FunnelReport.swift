@@ -31,7 +31,7 @@ public struct FunnelReport: Sendable, Equatable {
         var out: [Step] = []
         for (i, (name, n)) in zip(names, users).enumerated() {
             let previous = i == 0 ? n : out[i - 1].users
-            out.append(Step(name: name, users: n, rate: previous == 0 ? 0 : Double(n) / Double(previous)))
+            out.append(Step(name: name, users: n, rate: Rates.step(users: n, previous: previous)))
         }
         return out
     }

@@ -111,8 +111,8 @@ public struct SeriesTotals: Sendable {
         let (active, churned) = (stock.activeDelta, stock.churnedDelta)
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: stock.trialDelta, churnedSubscribers: churned,
-            churnRate: churned + active <= 0 ? 0 : Double(churned) / Double(churned + active),
-            trialConversionRate: f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted),
+            churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: f.trialsStarted, converted: f.trialsConverted),
             trialsStarted: f.trialsStarted, trialsConverted: f.trialsConverted, commissionPercent: commission,
             takehomeAdjustments: f.takehomeAdjustment.dictionary)
     }
@@ -148,7 +148,7 @@ public struct SeriesTotals: Sendable {
     private func retention(_ f: SeriesDay) -> LedgerSeries.Retention {
         let periods = f.retentionMeasured.indices.filter { f.retentionMeasured[$0] > 0 }.map { i in
             LedgerSeries.Period(period: i + 1, measured: f.retentionMeasured[i], retained: f.retentionKept[i],
-                                rate: Double(f.retentionKept[i]) / Double(f.retentionMeasured[i]))
+                                rate: Rates.retention(retained: f.retentionKept[i], measured: f.retentionMeasured[i]))
         }
         return LedgerSeries.Retention(subscribers: f.subscribers, periods: periods)
     }

@@ -66,8 +66,8 @@ extension RevenueReport {
         let started = parts.reduce(0) { $0 &+ $1.trialsStarted }, converted = parts.reduce(0) { $0 &+ $1.trialsConverted }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: parts.reduce(0) { $0 &+ $1.activeTrials },
-            churnedSubscribers: churned, churnRate: LedgerSnapshot.churnRate(churned: churned, active: active),
-            trialConversionRate: LedgerSnapshot.trialConversionRate(started: started, converted: converted),
+            churnedSubscribers: churned, churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: started, converted: converted),
             trialsStarted: started, trialsConverted: converted, commissionPercent: commission, takehomeAdjustments: adjustments)
     }
 }
@@ -129,7 +129,7 @@ extension LedgerSeries.Retention {
         return LedgerSeries.Retention(
             subscribers: parts.reduce(0) { $0 &+ $1.subscribers },
             periods: periods.filter { $0.value.0 > 0 }.sorted { $0.key < $1.key }.map {
-                LedgerSeries.Period(period: $0.key, measured: $0.value.0, retained: $0.value.1, rate: Double($0.value.1) / Double($0.value.0))
+                LedgerSeries.Period(period: $0.key, measured: $0.value.0, retained: $0.value.1, rate: Rates.retention(retained: $0.value.1, measured: $0.value.0))
             })
     }
 }

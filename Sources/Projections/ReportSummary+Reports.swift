@@ -42,8 +42,8 @@ extension ReportSummary {
         }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
-            churnRate: LedgerSnapshot.churnRate(churned: churned, active: active),
-            trialConversionRate: LedgerSnapshot.trialConversionRate(started: trialsStarted, converted: trialsConverted),
+            churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: trialsStarted, converted: trialsConverted),
             trialsStarted: trialsStarted, trialsConverted: trialsConverted, commissionPercent: profile.commissionPercent,
             takehomeAdjustments: adjustment.mapValues { money($0) })
     }

@@ -80,19 +80,9 @@ extension LedgerSnapshot {
         }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
-            churnRate: Self.churnRate(churned: churned, active: active),
-            trialConversionRate: Self.trialConversionRate(started: started, converted: converted),
+            churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: started, converted: converted),
             trialsStarted: started, trialsConverted: converted, commissionPercent: profile.commissionPercent,
             takehomeAdjustments: adjustment.dictionary)
-    }
-
-    /// churned / (churned + active), 0 when both are 0.
-    static func churnRate(churned: Int, active: Int) -> Double {
-        churned + active == 0 ? 0 : Double(churned) / Double(churned + active)
-    }
-
-    /// converted / started, 0 when none started.
-    static func trialConversionRate(started: Int, converted: Int) -> Double {
-        started == 0 ? 0 : Double(converted) / Double(started)
     }
 }

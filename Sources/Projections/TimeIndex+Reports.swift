@@ -100,8 +100,8 @@ extension TimeIndex {
         for c in holders[.adjustmentHolders, default: []] { adjustments[c] = sum(.adjustment, c) }
         return RevenueReport(
             lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
-            churnRate: LedgerSnapshot.churnRate(churned: churned, active: active),
-            trialConversionRate: LedgerSnapshot.trialConversionRate(started: started, converted: converted),
+            churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: started, converted: converted),
             trialsStarted: started, trialsConverted: converted, commissionPercent: profile.commissionPercent,
             takehomeAdjustments: adjustments)
     }

@@ -100,7 +100,7 @@ public enum ReportPage {
             out += "<div>" + figure(chart) + "<figure><figcaption>Rates and drop-off: \(HumanFormat.escaped(name))</figcaption>" + rows + "</table></figure></div>\n"
         }
         let trial = [ReportValue.int("funnel|/trial/started", f.trialsStarted), ReportValue.int("funnel|/trial/converted", f.trialsConverted)]
-        let rate = f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted)
+        let rate = Rates.trialConversion(started: f.trialsStarted, converted: f.trialsConverted)
         out += "<p>Trials started \(trial[0].span), converted \(trial[1].span) (\(ReportValue.rate("funnel|/trial/rate", rate).span)).</p>"
         return out
     }
@@ -108,7 +108,7 @@ public enum ReportPage {
     static func trialChart(_ s: LedgerSeries) -> String {
         guard !s.rows.isEmpty else { return "<p class=\"empty\">No weeks.</p>" }
         let points = s.rows.enumerated().map { i, b -> ReportValue? in
-            b.funnel.trialsStarted == 0 ? nil : ReportValue.rate("funnel-week|/buckets/\(i)/trial/rate", Double(b.funnel.trialsConverted) / Double(b.funnel.trialsStarted))
+            b.funnel.trialsStarted == 0 ? nil : ReportValue.rate("funnel-week|/buckets/\(i)/trial/rate", Rates.trialConversion(started: b.funnel.trialsStarted, converted: b.funnel.trialsConverted))
         }
         let started = s.rows.enumerated().map { ReportValue.int("funnel-week|/buckets/\($0.offset)/trial/started", $0.element.funnel.trialsStarted) }
         var rate = SVGChart(id: "trial", title: "Trial conversion by week of trial start",

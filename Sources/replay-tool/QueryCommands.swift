@@ -161,7 +161,7 @@ enum QueryCommands {
         let format = try Common.format(a)
         let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
                                                                         fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in i.funnel(at: q.at) }) { $0.funnel() })
-        let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
+        let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         switch format {
         case .json:
             Console.out(JSON.object(ReportJSON.funnel(report)).rendered + "\n")
@@ -176,7 +176,7 @@ enum QueryCommands {
             t.rows.append(["all", "trial_converted", "\(report.trialsConverted)", String(format: "%.1f%%", rate * 100)])
             for c in report.cohorts {
                 t.rows.append(["week of \(c.week)", "trial_converted", "\(c.converted) of \(c.started)",
-                               String(format: "%.1f%%", c.started == 0 ? 0 : Double(c.converted) / Double(c.started) * 100)])
+                               String(format: "%.1f%%", Rates.trialConversion(started: c.started, converted: c.converted) * 100)])
             }
             Console.out(t.render(format))
         }

@@ -13,7 +13,7 @@ enum ReportJSON {
     }
 
     static func funnel(_ report: FunnelReport) -> [(String, JSON)] {
-        let rate = report.trialsStarted == 0 ? 0 : Double(report.trialsConverted) / Double(report.trialsStarted)
+        let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         return [
             ("steps", steps(report.steps)),
             ("trial", .object([("started", .int(report.trialsStarted)), ("converted", .int(report.trialsConverted)), ("rate", .double(rate))])),

@@ -144,7 +144,7 @@ enum SeriesCommands {
                 for (c, steps) in b.funnel.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
                 let f = b.funnel
                 t.rows.append([start, end, "trial start", "all", "trial_converted", "\(f.trialsConverted) of \(f.trialsStarted)",
-                               percent(f.trialsStarted == 0 ? 0 : Double(f.trialsConverted) / Double(f.trialsStarted))])
+                               percent(Rates.trialConversion(started: f.trialsStarted, converted: f.trialsConverted))])
                 for p in b.retention.periods {
                     t.rows.append([start, end, "first paid period (\(b.retention.subscribers))", "all", "retained after \(p.period)",
                                    "\(p.retained) of \(p.measured)", percent(p.rate)])

@@ -115,7 +115,7 @@ import SubscriptionDomain
         func part(_ active: Int, churned: Int) -> RevenueReport {
             RevenueReport(lines: [RevenueReport.line(currency: "USD", gross: Money(micros: 1), refunded: .zero, mrr: Money(micros: 1), commissionPercent: 30, adjustment: .zero)],
                           activeSubscriptions: active, activeTrials: 0, churnedSubscribers: churned,
-                          churnRate: LedgerSnapshot.churnRate(churned: churned, active: active), trialConversionRate: 0,
+                          churnRate: Rates.churn(churned: churned, active: active), trialConversionRate: 0,
                           trialsStarted: 0, trialsConverted: 0, commissionPercent: 30, takehomeAdjustments: [:])
         }
         let a = part(1, churned: 1), b = part(9, churned: 0)
