@@ -83,12 +83,12 @@ public final class EventLog {
     var headWriter: CommittedHeadWriter?
     /// What opening for append cut, if anything.
     public internal(set) var recovery = RecoveryReport()
-    /// Test hook: false makes closing the handle leave its index entries unsaved, as a crash does.
-    var savesIndexesOnClose = true
+    /// For tests only: false makes closing the handle leave its index entries unsaved, as a crash does.
+    @_spi(Testing) public var savesIndexesOnClose = true
     /// The partition the log declares it holds, once this handle has read it (`EventLog+Partition`).
     public internal(set) var partitionDeclaration: StreamPartition?
-    /// Test hook: write only this many bytes of the next batches, then fail as a full disk would.
-    var failWritesAfterBytes: Int?
+    /// For tests only: write only this many bytes of the next batches, then fail as a full disk would.
+    @_spi(Testing) public var failWritesAfterBytes: Int?
 
     var segmentDirectory: String { directory + "/segments" }
     var committedHeadPath: String { segmentDirectory + "/" + CommittedHead.fileName }

@@ -23,10 +23,10 @@ public struct ProjectionStore {
     public let logDirectory: String
     public let profile: Profile
     public var partitions = 1
-    /// Test hook: runs right after a refresh opened the log (to append from elsewhere meanwhile).
-    var afterOpeningLog: (() throws -> Void)?
-    /// Test hook: the rules fingerprint a build with other rules would compute.
-    var rulesFingerprint: String?
+    /// For tests only: runs right after a refresh opened the log (to append from elsewhere meanwhile).
+    @_spi(Testing) public var afterOpeningLog: (() throws -> Void)?
+    /// For tests only: the rules fingerprint a build with other rules would compute.
+    @_spi(Testing) public var rulesFingerprint: String?
 
     public init(logDirectory: String, profile: Profile) {
         self.logDirectory = logDirectory

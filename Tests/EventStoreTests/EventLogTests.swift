@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestKit
-@testable import EventStore
+@_spi(Testing) @testable import EventStore
 
 func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int = 40) -> [ProposedRecord] {
     (0..<n).map { i in

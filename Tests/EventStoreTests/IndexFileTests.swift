@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestKit
-@testable import EventStore
+@_spi(Testing) @testable import EventStore
 
 /// What the index files must never change: every query answers as on a freshly scanned log.
 enum IndexOracle {

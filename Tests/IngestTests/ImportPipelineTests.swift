@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestKit
-@testable import EventStore
+@_spi(Testing) @testable import EventStore
 import SubscriptionDomain
 @testable import Projections
 import Ingest

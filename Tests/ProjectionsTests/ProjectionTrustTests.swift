@@ -3,7 +3,7 @@ import Testing
 import TestKit
 import EventStore
 import SubscriptionDomain
-@testable import Projections
+@_spi(Testing) @testable import Projections
 import Platform
 
 /// A kept projection names the log head it folded (position and chain hash) and is never served

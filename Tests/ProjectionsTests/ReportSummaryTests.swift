@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EventStore
 import SubscriptionDomain
-@testable import Projections
+@_spi(Testing) @testable import Projections
 import Platform
 import Ingest
 

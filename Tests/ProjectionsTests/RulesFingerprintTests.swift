@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EventStore
 import SubscriptionDomain
-@testable import Projections
+@_spi(Testing) @testable import Projections
 import Platform
 
 /// Derived files are keyed by what the rules do, not by a number someone must remember to bump.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import EventStore
 import SubscriptionDomain
-@testable import Projections
+@_spi(Testing) @testable import Projections
 import Platform
 
 /// The time index (TimeIndex*.swift) answers `counts`, `funnel` and `revenue` at any instant,
