@@ -78,7 +78,7 @@ struct SVGChart {
                     // A zero is drawn: a 2-pixel bar on the axis, where a bucket without a value has none.
                     let zero = p.number == 0
                     if zero { y0 -= 2; y1 = y0 + 2 }
-                    s += "<rect\(zero ? " data-zero=\"1\"" : "") x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(max(barW - 1, 1)))\" height=\"\(f(max(y1 - y0, 0)))\" fill=\"\(ser.color)\">"
+                    s += "<rect class=\"bar\"\(zero ? " data-zero=\"1\"" : "") x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(max(barW - 1, 1)))\" height=\"\(f(max(y1 - y0, 0)))\" fill=\"\(ser.color)\">"
                     s += "<title \(p.attributes)>\(e(categories[i])) · \(e(ser.name)): \(e(p.text))</title></rect>"
                     if valueLabels {
                         s += "<text \(p.attributes) x=\"\(f(x0 + barW / 2))\" y=\"\(f(y0 - 4))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#222\">\(e(p.text))</text>"
@@ -94,7 +94,7 @@ struct SVGChart {
                     path += (pen ? " L" : " M") + "\(f(x(i))) \(f(y(p.number)))"
                     pen = true
                 }
-                if !path.isEmpty { s += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"2\"/>" }
+                if !path.isEmpty { s += "<path class=\"line\" d=\"\(path)\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"2\"/>" }
                 for (i, p) in ser.points.enumerated() {
                     guard let p else { continue }
                     s += "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(p.number)))\" r=\"\(categories.count > 60 ? 1.5 : 3)\" fill=\"\(ser.color)\">"

@@ -40,7 +40,8 @@ enum ReportCommand {
             passes.append(try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition, directory: dir))
             counts.append(snapshot.counts())
             funnels.append(snapshot.funnel())
-            revenues.append(snapshot.revenue())
+            // With a window, revenue is what `revenue --from/--to` answers: the window's flows, the stocks at its end.
+            revenues.append(a.has("--from") || a.has("--to") ? passes[passes.count - 1].windowRevenue() : snapshot.revenue())
             summaries.append(snapshot.notificationSummary())
             if let other { differences.append(RuleDiff.compare(snapshot, try Common.replay(a, asOf: at, profile: other, directory: dir))) }
         }
