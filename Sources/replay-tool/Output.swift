@@ -41,14 +41,13 @@ indirect enum JSON {
     /// Prints a row-shaped output as JSON Lines: each element of an array, or each bucket of a
     /// series object (`{"by":…,"buckets":[…]}`), as one compact object and a newline.
     func printLines() {
-        var rows: [JSON]
+        let rows: [JSON]
         switch self {
         case .array(let items): rows = items
         case .object(let pairs): if case .array(let items)? = pairs.first(where: { $0.0 == "buckets" })?.1 { rows = items } else { rows = [self] }
         default: rows = [self]
         }
         JSON.printLines(rows) { $0 }
-        rows.removeAll()
     }
 
     /// Prints `items` as JSON Lines, element after element, without building them all first.

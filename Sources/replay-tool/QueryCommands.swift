@@ -63,9 +63,9 @@ enum QueryCommands {
         let view = decider.view(history.state(decider, at: at), at: at)
         // A user the log has never seen is answered as the guest they are; stderr says so (exit 0 for scripts).
         if history.timeline.entries.isEmpty && history.transfersIn.isEmpty {
-            Console.err("replay-tool state: the log holds no event of user '\(OneLine.escaped(user))': answered as a new user (guest)")
+            Console.err("replay-tool state: the log holds no event of user '\(OneLine.escaped(user, limit: 200))': answered as a new user (guest)")
         } else if !history.timeline.entries.contains(where: { $0.stored.event.time <= at }) && !history.transfersIn.contains(where: { $0.stored.event.time <= at }) {
-            Console.err("replay-tool state: user '\(OneLine.escaped(user))' has no event at or before \(at): answered as a new user (guest)")
+            Console.err("replay-tool state: user '\(OneLine.escaped(user, limit: 200))' has no event at or before \(at): answered as a new user (guest)")
         }
         switch format {
         case .json, .jsonl: Console.out(planJSON(view, asOf: at).rendered + "\n")

@@ -187,6 +187,9 @@ import Testing
         let unseen = Tool.run(["state", "--log", log, "--user", "nobody-here", "--format", "json"])
         #expect(unseen.status == 0 && Self.object(unseen)["planState"] as? String == "guest")
         #expect(unseen.err == "replay-tool state: the log holds no event of user 'nobody-here': answered as a new user (guest)\n", "\(unseen.err)")
+        // The longest user id the log accepts is named cut, in one short line.
+        let long = Tool.run(["state", "--log", log, "--user", String(repeating: "x", count: 65_535)])
+        #expect(long.status == 0 && long.err.split(separator: "\n").count == 1 && long.err.utf8.count < 400 && long.err.contains("…(65335 more characters)"), "\(long.err.prefix(300))")
         // Known, but not yet as of --at: said too; known by then: nothing on stderr.
         let early = Tool.run(["state", "--log", log, "--user", "dora", "--at", "2020-01-01T00:00:00Z"])
         #expect(early.status == 0 && early.err.contains("user 'dora' has no event at or before 2020-01-01T00:00:00Z"), "\(early.err)")
