@@ -1,8 +1,12 @@
 import SubscriptionDomain
 
-/// The width of a series' buckets: UTC days, weeks starting on Monday, or calendar months.
+/// The width of a series' buckets: UTC days, weeks starting on Monday, calendar months,
+/// quarters (January, April, July, October) or years.
 public enum SeriesGranularity: String, Sendable, CaseIterable {
-    case day, week, month
+    case day, week, month, quarter, year
+
+    /// The names, as usage errors list them: `day, week, month, quarter, year`.
+    public static let namesText = allCases.map(\.rawValue).joined(separator: ", ")
 }
 
 /// The buckets of a series over `[from, to)`: calendar-aligned (UTC), the first starting at
@@ -60,7 +64,7 @@ public struct SeriesBuckets: Sendable, Equatable {
     /// Midnight UTC starting day `d` (saturating).
     static func midnight(_ d: Int64) -> Timestamp { Timestamp(nanoseconds: d.multipliedSaturated(by: nanosPerDay)) }
 
-    /// The first bucket boundary after `t`: the next midnight, Monday midnight, or first of a month.
+    /// The first bucket boundary after `t`: the next midnight, Monday midnight, or first of a month, quarter or year.
     static func nextBoundary(after t: Timestamp, by: SeriesGranularity) -> Timestamp {
         let d = day(of: t)
         switch by {
@@ -70,10 +74,12 @@ public struct SeriesBuckets: Sendable, Equatable {
             // 1970-01-01 was a Thursday: (d + 3) mod 7 is 0 on Mondays.
             let sinceMonday = ((d + 3) % 7 + 7) % 7
             return midnight(d - sinceMonday + 7)
-        case .month:
+        case .month, .quarter, .year:
             guard d < 3_000_000, d > -800_000 else { return Timestamp(nanoseconds: .max) }
             let (y, m, _) = Timestamp.civil(days: Int(d))
-            let next = m == 12 ? Timestamp.days(year: y + 1, month: 1, day: 1) : Timestamp.days(year: y, month: m + 1, day: 1)
+            // The first month of the next bucket, counted from January of year y (13 = next January).
+            let first = by == .month ? m + 1 : by == .quarter ? (m - 1) / 3 * 3 + 4 : 13
+            let next = first > 12 ? Timestamp.days(year: y + 1, month: first - 12, day: 1) : Timestamp.days(year: y, month: first, day: 1)
             return midnight(Int64(next))
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import SubscriptionDomain
 
 /// Numbers as people read them: thousands separators, percentages with one decimal, money with
-/// its currency's sign and two decimals (rounded half away from zero).
+/// its currency's sign and its minor unit's decimals (rounded half away from zero).
 public enum HumanFormat {
     public static func integer(_ n: Int) -> String {
         let digits = String(n.magnitude)
@@ -18,12 +18,11 @@ public enum HumanFormat {
 
     static let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"]
 
+    /// `m` with its currency's sign, rounded to the currency's minor unit (`MinorUnits`) half away
+    /// from zero, thousands grouped: `$1,234.50`, `¥1,235`, `CHF 12.00`.
     public static func money(_ m: Money, _ currency: String) -> String {
-        // Cents, rounded half away from zero.
-        let cents = (m.micros.magnitude + 5_000) / 10_000
-        let whole = integer(Int(cents / 100)), frac = cents % 100
-        let sign = m.micros < 0 && cents > 0 ? "-" : ""
-        return sign + (symbols[currency] ?? currency + " ") + whole + "." + (frac < 10 ? "0" : "") + String(frac)
+        let (negative, units, digits) = MinorUnits.minor(m, currency)
+        return (negative ? "-" : "") + (symbols[currency] ?? currency + " ") + MinorUnits.decimal(units, digits: digits, group: true)
     }
 
     /// A short axis label for a money amount or a count: 1.2k, 3.4M.

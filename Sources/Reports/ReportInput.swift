@@ -8,6 +8,8 @@ public struct ReportInput: Sendable {
     public var logs: [String]
     public var profile: String
     public var instant: Timestamp
+    /// With `report --from`: the window's start (`instant` is then its end, `--to`).
+    public var from: Timestamp?
     /// The log's head the figures reflect: its position and chain hash (`verify` prints the same).
     public var headPosition: UInt64
     public var headHash: String
@@ -18,14 +20,17 @@ public struct ReportInput: Sendable {
     public var funnel: FunnelReport
     public var revenue: RevenueReport
     public var notifications: NotificationSummary
-    public var weekly: LedgerSeries
-    public var monthly: LedgerSeries
+    /// The series of the stock, trial and churn charts: by week for a span of months, by month,
+    /// quarter or year for longer ones (`ReportSpan.widths`).
+    public var fine: LedgerSeries
+    /// The series of the revenue charts and the retention table: by month, quarter or year.
+    public var coarse: LedgerSeries
     /// With a second profile: its name and the users whose plan differs under it.
     public var comparison: (profile: String, differences: [PlanDifference])?
 
     public init(logs: [String], profile: String, instant: Timestamp, headPosition: UInt64, headHash: String,
                 counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: NotificationSummary,
-                weekly: LedgerSeries, monthly: LedgerSeries, comparison: (profile: String, differences: [PlanDifference])? = nil) {
+                fine: LedgerSeries, coarse: LedgerSeries, comparison: (profile: String, differences: [PlanDifference])? = nil) {
         self.logs = logs
         self.profile = profile
         self.instant = instant
@@ -35,8 +40,8 @@ public struct ReportInput: Sendable {
         self.funnel = funnel
         self.revenue = revenue
         self.notifications = notifications
-        self.weekly = weekly
-        self.monthly = monthly
+        self.fine = fine
+        self.coarse = coarse
         self.comparison = comparison
     }
 }

@@ -3,8 +3,8 @@ import SubscriptionDomain
 
 /// The report as one self-contained HTML page: inline SVG and CSS, no script, nothing fetched.
 /// Each data number is a `ReportValue` tied to the JSON output it equals (its `data-k` key:
-/// `counts`, `funnel`, `revenue`, `notifications`, `diff` as of the instant; `revenue-week`,
-/// `revenue-month`, `funnel-week`, `funnel-month` for the series `--by week|month` to the instant;
+/// `counts`, `funnel`, `revenue`, `notifications`, `diff` as of the instant; `revenue-BY` and
+/// `funnel-BY` (`revenue-week`, `funnel-quarter`…) for the series `--by BY` to the instant;
 /// the path after `|` is a JSON pointer whose steps may also be `name[field=value]`, the element of
 /// array `name` whose `field` is `value`: syntax in docs/commands.md, *The report's data-k*).
 public enum ReportPage {
@@ -30,18 +30,19 @@ public enum ReportPage {
         <dl class="meta" data-label="meta">
         <dt>log</dt><dd>\(e(r.logs.joined(separator: ", ")))</dd>
         <dt>profile</dt><dd>\(e(r.profile))\(r.comparison.map { " (compared with \(e($0.profile)))" } ?? "")</dd>
-        <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>
+        <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>\(r.from.map { "\n<dt>window</dt><dd>from <time>\(e($0.description))</time> to <time>\(e(r.instant.description))</time></dd>" } ?? "")
         \(headLines(r))
         </dl>
-        <p class="note">Every figure is what <code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code> (and the same with <code>--by week</code> or <code>--by month</code>) prints for this log at this head; definitions in docs/rules.md.</p>
+        <p class="note">Every figure is what \(r.from.map { "<code>replay-tool counts|funnel|revenue --from <time>\(e($0.description))</time> --to <time>\(e(r.instant.description))</time></code> and <code>notifications --at <time>\(e(r.instant.description))</time></code>" } ?? "<code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code>") (and the same with <code>--by \(r.fine.buckets.by.rawValue)</code> or <code>--by \(r.coarse.buckets.by.rawValue)</code>) prints for this log at this head; definitions in docs/rules.md.</p>
 
         """
         h += section("Paywall funnel by context", funnelCharts(r.funnel))
-        h += section("Trial conversion by weekly cohort", trialChart(r.weekly))
-        h += section("MRR, active subscriptions and active trials", stockCharts(r.weekly))
-        h += section("Revenue and refunds per month", revenueCharts(r.monthly))
-        h += section("Churn", churnChart(r.weekly))
-        h += section("Subscription retention by start month", retentionTable(r.monthly))
+        let (fine, coarse) = (r.fine.buckets.by.rawValue, r.coarse.buckets.by.rawValue)
+        h += section("Trial conversion by \(fine)ly cohort".replacingOccurrences(of: "dayly", with: "daily"), trialChart(r.fine))
+        h += section("MRR, active subscriptions and active trials", stockCharts(r.fine))
+        h += section("Revenue and refunds per \(coarse)", revenueCharts(r.coarse))
+        h += section("Churn", churnChart(r.fine))
+        h += section("Subscription retention by start \(coarse)", retentionTable(r.coarse))
         h += section("Revenue as of the instant", revenueTable(r.revenue))
         h += section("Event counts", countsTable(r.counts))
         h += section("Notification schedule", notificationTable(r.notifications))
@@ -54,6 +55,7 @@ public enum ReportPage {
 
     static let css = """
     body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#222;max-width:1100px;margin:24px auto;padding:0 16px;background:#fff}
+    svg{max-width:100%;height:auto}table{max-width:100%}td,th{overflow-wrap:anywhere}table.retention td small{color:inherit;opacity:.85}
     h1{font-size:24px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
     dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}dt{color:#666}dd{margin:0}code{font-size:12px;word-break:break-all}
     .note{color:#555;font-size:12px}figure{margin:8px 0 16px;display:inline-block;vertical-align:top}figcaption{font-weight:600;margin-bottom:4px}
@@ -105,43 +107,51 @@ public enum ReportPage {
         return out
     }
 
+    /// The key prefix of a series' numbers: `revenue-week`, `funnel-quarter`.
+    static func key(_ output: String, _ s: LedgerSeries) -> String { "\(output)-\(s.buckets.by.rawValue)" }
+
+    /// Each bucket's tick label: the calendar period it belongs to (a week by its Monday).
+    static func labels(_ s: LedgerSeries) -> [String] { s.rows.map { ReportSpan.label($0.start, s.buckets.by) } }
+
     static func trialChart(_ s: LedgerSeries) -> String {
-        guard !s.rows.isEmpty else { return "<p class=\"empty\">No weeks.</p>" }
+        let unit = ReportSpan.unit(s.buckets.by), k = key("funnel", s)
+        guard !s.rows.isEmpty else { return "<p class=\"empty\">No \(unit)s.</p>" }
         let points = s.rows.enumerated().map { i, b -> ReportValue? in
-            b.funnel.trialsStarted == 0 ? nil : ReportValue.rate("funnel-week|/buckets/\(i)/trial/rate", Rates.trialConversion(started: b.funnel.trialsStarted, converted: b.funnel.trialsConverted))
+            b.funnel.trialsStarted == 0 ? nil : ReportValue.rate("\(k)|/buckets/\(i)/trial/rate", Rates.trialConversion(started: b.funnel.trialsStarted, converted: b.funnel.trialsConverted))
         }
-        let started = s.rows.enumerated().map { ReportValue.int("funnel-week|/buckets/\($0.offset)/trial/started", $0.element.funnel.trialsStarted) }
-        var rate = SVGChart(id: "trial", title: "Trial conversion by week of trial start",
-                            desc: "Share of the trials started each week (Monday, UTC) that converted to a paid period by the instant; weeks without a trial are gaps.",
-                            xLabel: "week of trial start (UTC, weeks start Monday)", yLabel: "converted (% of trials started)",
-                            categories: s.rows.map { day($0.start) }, series: [.init(name: "conversion", points: points, color: SVGChart.palette[2])], kind: .bars)
+        let started = s.rows.enumerated().map { ReportValue.int("\(k)|/buckets/\($0.offset)/trial/started", $0.element.funnel.trialsStarted) }
+        var rate = SVGChart(id: "trial", title: "Trial conversion by \(unit) of trial start",
+                            desc: "Share of the trials started each \(unit) (UTC) that converted to a paid period by the instant; a \(unit) without a trial is a gap, one whose trials all lapsed is a bar at zero.",
+                            xLabel: "\(unit) of trial start (UTC\(unit == "week" ? ", weeks start Monday" : ""))", yLabel: "converted (% of trials started)",
+                            categories: labels(s), series: [.init(name: "conversion", points: points, color: SVGChart.palette[2])], kind: .bars)
         rate.tick = HumanFormat.percent
-        let count = SVGChart(id: "trials", title: "Trials started per week",
-                             desc: "Trials started each week (Monday, UTC).", xLabel: "week (UTC, weeks start Monday)", yLabel: "trials started",
-                             categories: s.rows.map { day($0.start) }, series: [.init(name: "trials started", points: started, color: SVGChart.palette[1])], kind: .bars)
+        let count = SVGChart(id: "trials", title: "Trials started per \(unit)",
+                             desc: "Trials started each \(unit) (UTC).", xLabel: ReportSpan.axis(s.buckets.by), yLabel: "trials started",
+                             categories: labels(s), series: [.init(name: "trials started", points: started, color: SVGChart.palette[1])], kind: .bars)
         return figure(rate) + figure(count)
     }
 
     static func currencies(_ s: LedgerSeries) -> [String] { Array(Set(s.rows.flatMap { $0.revenue.lines.map(\.currency) })).sorted() }
 
     static func stockCharts(_ s: LedgerSeries) -> String {
-        guard !s.rows.isEmpty else { return "<p class=\"empty\">No weeks.</p>" }
-        let dates = s.rows.map { day($0.end) }
+        let unit = ReportSpan.unit(s.buckets.by), k = key("revenue", s)
+        guard !s.rows.isEmpty else { return "<p class=\"empty\">No \(unit)s.</p>" }
+        let dates = labels(s), axis = ReportSpan.axis(s.buckets.by) + ", value at its end"
         var out = ""
-        for (k, c) in currencies(s).enumerated() {
+        for (n, c) in currencies(s).enumerated() {
             let points = s.rows.enumerated().map { i, b in
-                ReportValue.money("revenue-week|/buckets/\(i)/currencies[currency=\(c)]/mrr", b.revenue.lines.first { $0.currency == c }?.mrr ?? .zero, c)
+                ReportValue.money("\(k)|/buckets/\(i)/currencies[currency=\(c)]/mrr", b.revenue.lines.first { $0.currency == c }?.mrr ?? .zero, c)
             }
-            out += figure(SVGChart(id: "mrr\(k)", title: "MRR (\(c)) at the end of each week",
-                                   desc: "Monthly recurring revenue in \(c) of the active paid subscriptions at each week's end, each normalised to one month.",
-                                   xLabel: "end of week (UTC)", yLabel: "MRR (\(c) per month)", categories: dates,
+            out += figure(SVGChart(id: "mrr\(n)", title: "MRR (\(c)) at the end of each \(unit)",
+                                   desc: "Monthly recurring revenue in \(c) of the active paid subscriptions at each \(unit)'s end, each normalised to one month.",
+                                   xLabel: axis, yLabel: "MRR (\(c) per month)", categories: dates,
                                    series: [.init(name: "MRR \(c)", points: points, color: SVGChart.palette[0])], kind: .line))
         }
-        let subs = s.rows.enumerated().map { ReportValue.int("revenue-week|/buckets/\($0.offset)/activeSubscriptions", $0.element.revenue.activeSubscriptions) }
-        let trials = s.rows.enumerated().map { ReportValue.int("revenue-week|/buckets/\($0.offset)/activeTrials", $0.element.revenue.activeTrials) }
-        out += figure(SVGChart(id: "active", title: "Active subscriptions and active trials at the end of each week",
-                               desc: "Users in pro or pro grace (active subscriptions) and in trial (active trials) at each week's end.",
-                               xLabel: "end of week (UTC)", yLabel: "users", categories: dates,
+        let subs = s.rows.enumerated().map { ReportValue.int("\(k)|/buckets/\($0.offset)/activeSubscriptions", $0.element.revenue.activeSubscriptions) }
+        let trials = s.rows.enumerated().map { ReportValue.int("\(k)|/buckets/\($0.offset)/activeTrials", $0.element.revenue.activeTrials) }
+        out += figure(SVGChart(id: "active", title: "Active subscriptions and active trials at the end of each \(unit)",
+                               desc: "Users in pro or pro grace (active subscriptions) and in trial (active trials) at each \(unit)'s end.",
+                               xLabel: axis, yLabel: "users", categories: dates,
                                series: [.init(name: "active subscriptions", points: subs, color: SVGChart.palette[0]),
                                         .init(name: "active trials", points: trials, color: SVGChart.palette[2])], kind: .line))
         return out
@@ -150,16 +160,17 @@ public enum ReportPage {
     static func revenueCharts(_ s: LedgerSeries) -> String {
         let list = currencies(s)
         guard !list.isEmpty else { return "<p class=\"empty\">No revenue.</p>" }
+        let unit = ReportSpan.unit(s.buckets.by), k = key("revenue", s)
         var out = ""
-        for (k, c) in list.enumerated() {
+        for (n, c) in list.enumerated() {
             func points(_ field: String, _ pick: (RevenueReport.Line) -> Money) -> [ReportValue?] {
                 s.rows.enumerated().map { i, b in
-                    ReportValue.money("revenue-month|/buckets/\(i)/currencies[currency=\(c)]/\(field)", b.revenue.lines.first { $0.currency == c }.map(pick) ?? .zero, c)
+                    ReportValue.money("\(k)|/buckets/\(i)/currencies[currency=\(c)]/\(field)", b.revenue.lines.first { $0.currency == c }.map(pick) ?? .zero, c)
                 }
             }
-            var chart = SVGChart(id: "rev\(k)", title: "Revenue and refunds per month (\(c))",
-                                 desc: "Gross revenue charged, refunds, and net revenue after the store's commission, in \(c), per calendar month (UTC).",
-                                 xLabel: "month (UTC)", yLabel: "\(c)", categories: s.rows.map { String(day($0.start).prefix(7)) },
+            var chart = SVGChart(id: "rev\(n)", title: "Revenue and refunds per \(unit) (\(c))",
+                                 desc: "Gross revenue charged, refunds, and net revenue after the store's commission, in \(c), per calendar \(unit) (UTC).",
+                                 xLabel: ReportSpan.axis(s.buckets.by), yLabel: "\(c)", categories: labels(s),
                                  series: [.init(name: "gross", points: points("gross", \.gross), color: SVGChart.palette[0]),
                                           .init(name: "refunds", points: points("refunded", \.refunded), color: SVGChart.palette[1]),
                                           .init(name: "net", points: points("net", \.net), color: SVGChart.palette[2])], kind: .bars)
@@ -170,38 +181,46 @@ public enum ReportPage {
     }
 
     static func churnChart(_ s: LedgerSeries) -> String {
-        guard !s.rows.isEmpty else { return "<p class=\"empty\">No weeks.</p>" }
+        let unit = ReportSpan.unit(s.buckets.by), k = key("revenue", s)
+        guard !s.rows.isEmpty else { return "<p class=\"empty\">No \(unit)s.</p>" }
         let rate = s.rows.enumerated().map { i, b -> ReportValue? in
-            b.revenue.churnedSubscribers + b.revenue.activeSubscriptions == 0 ? nil : ReportValue.rate("revenue-week|/buckets/\(i)/churnRate", b.revenue.churnRate)
+            b.revenue.churnedSubscribers + b.revenue.activeSubscriptions == 0 ? nil : ReportValue.rate("\(k)|/buckets/\(i)/churnRate", b.revenue.churnRate)
         }
-        let churned = s.rows.enumerated().map { ReportValue.int("revenue-week|/buckets/\($0.offset)/churnedSubscribers", $0.element.revenue.churnedSubscribers) }
-        var chart = SVGChart(id: "churn", title: "Churn rate at the end of each week",
-                             desc: "Churned subscribers as a share of churned plus active subscriptions at each week's end; a week with neither is a gap.",
-                             xLabel: "end of week (UTC)", yLabel: "churn rate (%)", categories: s.rows.map { day($0.end) },
+        let churned = s.rows.enumerated().map { ReportValue.int("\(k)|/buckets/\($0.offset)/churnedSubscribers", $0.element.revenue.churnedSubscribers) }
+        let axis = ReportSpan.axis(s.buckets.by) + ", value at its end"
+        var chart = SVGChart(id: "churn", title: "Churn rate at the end of each \(unit)",
+                             desc: "Churned subscribers as a share of churned plus active subscriptions at each \(unit)'s end; a \(unit) with neither is a gap.",
+                             xLabel: axis, yLabel: "churn rate (%)", categories: labels(s),
                              series: [.init(name: "churn rate", points: rate, color: SVGChart.palette[1])], kind: .line)
         chart.tick = HumanFormat.percent
-        let count = SVGChart(id: "churned", title: "Churned subscribers at the end of each week",
-                             desc: "Users who paid and are no longer subscribed, at each week's end.", xLabel: "end of week (UTC)", yLabel: "users",
-                             categories: s.rows.map { day($0.end) }, series: [.init(name: "churned", points: churned, color: SVGChart.palette[3])], kind: .line)
+        let count = SVGChart(id: "churned", title: "Churned subscribers at the end of each \(unit)",
+                             desc: "Users who paid and are no longer subscribed, at each \(unit)'s end.", xLabel: axis, yLabel: "users",
+                             categories: labels(s), series: [.init(name: "churned", points: churned, color: SVGChart.palette[3])], kind: .line)
         return figure(chart) + figure(count)
     }
 
-    /// Cohorts by the month of their first paid period: the share still subscribed 1…12 periods
-    /// later, shaded by that share; periods not yet reached are blank.
+    /// Cohorts by the period (month, quarter, year) of their first paid period: for 1…12 periods
+    /// later, the share still subscribed of the subscribers measured (those whose n-th period has
+    /// come by the instant), shown with both counts and shaded by the share; periods not yet
+    /// reached are blank, and a cohort without a subscriber is left out.
     static func retentionTable(_ s: LedgerSeries) -> String {
         let periods = s.rows.flatMap { $0.retention.periods.map(\.period) }.max() ?? 0
         guard periods > 0 else { return "<p class=\"empty\">No subscriber has a full period behind them yet.</p>" }
-        var t = "<table><caption>Share of subscribers still subscribed after n periods (cells shaded by the share)</caption><tr><th>start month</th><th>subscribers</th>"
+        let unit = ReportSpan.unit(s.buckets.by), k = key("funnel", s)
+        var t = "<table class=\"retention\"><caption>Each cell: the share of the cohort's subscribers measured after n periods (their n-th period has come by the instant) who are still subscribed, and how many that is. A blank cell: no subscriber of the cohort is that far yet. Cohorts without a new subscriber are left out.</caption>"
+        t += "<tr><th>start \(unit)</th><th>subscribers (first paid period)</th>"
         for p in 1...periods { t += "<th>after <span data-label=\"period\">\(p)</span></th>" }
         t += "</tr>"
-        for (i, b) in s.rows.enumerated() {
-            t += "<tr><td><time data-label=\"date\">\(day(b.start).prefix(7))</time></td>"
-            t += ReportValue.int("funnel-month|/buckets/\(i)/retention/subscribers", b.retention.subscribers).cell()
+        for (i, b) in s.rows.enumerated() where b.retention.subscribers > 0 {
+            t += "<tr><td><time data-label=\"date\">\(ReportSpan.label(b.start, s.buckets.by))</time></td>"
+            t += ReportValue.int("\(k)|/buckets/\(i)/retention/subscribers", b.retention.subscribers).cell()
             for p in 1...periods {
                 if let x = b.retention.periods.first(where: { $0.period == p }) {
-                    let v = ReportValue.rate("funnel-month|/buckets/\(i)/retention/periods[period=\(p)]/rate", x.rate)
+                    let path = "\(k)|/buckets/\(i)/retention/periods[period=\(p)]/"
                     let light = Int(96 - x.rate * 50)
-                    t += v.cell(style: "background:hsl(212,70%,\(light)%)" + (light < 60 ? ";color:#fff" : ""))
+                    t += "<td class=\"n\" style=\"background:hsl(212,70%,\(light)%)\(light < 60 ? ";color:#fff" : "")\">"
+                        + ReportValue.rate(path + "rate", x.rate).span + "<br><small>" + ReportValue.int(path + "retained", x.retained).span
+                        + " of " + ReportValue.int(path + "measured", x.measured).span + " measured</small></td>"
                 } else {
                     t += "<td></td>"
                 }

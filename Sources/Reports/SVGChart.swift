@@ -3,7 +3,7 @@ import Foundation
 /// One chart as inline SVG: bars or lines over dated categories, with a title, an accessible
 /// `<title>`/`<desc>`, labelled axes, tick labels, a legend when there is more than one series,
 /// and a tooltip per point naming its number. A point without a value is a gap (a rate with
-/// nothing to divide), never interpolated; a zero is drawn as zero.
+/// nothing to divide), never interpolated; a zero is drawn as zero (a zero bar as a thin bar on the axis).
 struct SVGChart {
     enum Kind { case line, bars }
     struct Series {
@@ -74,8 +74,11 @@ struct SVGChart {
                 for (i, p) in ser.points.enumerated() {
                     guard let p else { continue }
                     let x0 = x(i) - groupW / 2 + barW * Double(k)
-                    let (y0, y1) = (y(max(p.number, 0)), y(min(p.number, 0)))
-                    s += "<rect x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(max(barW - 1, 1)))\" height=\"\(f(max(y1 - y0, 0)))\" fill=\"\(ser.color)\">"
+                    var (y0, y1) = (y(max(p.number, 0)), y(min(p.number, 0)))
+                    // A zero is drawn: a 2-pixel bar on the axis, where a bucket without a value has none.
+                    let zero = p.number == 0
+                    if zero { y0 -= 2; y1 = y0 + 2 }
+                    s += "<rect class=\"bar\"\(zero ? " data-zero=\"1\"" : "") x=\"\(f(x0))\" y=\"\(f(y0))\" width=\"\(f(max(barW - 1, 1)))\" height=\"\(f(max(y1 - y0, 0)))\" fill=\"\(ser.color)\">"
                     s += "<title \(p.attributes)>\(e(categories[i])) · \(e(ser.name)): \(e(p.text))</title></rect>"
                     if valueLabels {
                         s += "<text \(p.attributes) x=\"\(f(x0 + barW / 2))\" y=\"\(f(y0 - 4))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#222\">\(e(p.text))</text>"
@@ -91,7 +94,7 @@ struct SVGChart {
                     path += (pen ? " L" : " M") + "\(f(x(i))) \(f(y(p.number)))"
                     pen = true
                 }
-                if !path.isEmpty { s += "<path d=\"\(path)\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"2\"/>" }
+                if !path.isEmpty { s += "<path class=\"line\" d=\"\(path)\" fill=\"none\" stroke=\"\(ser.color)\" stroke-width=\"2\"/>" }
                 for (i, p) in ser.points.enumerated() {
                     guard let p else { continue }
                     s += "<circle cx=\"\(f(x(i)))\" cy=\"\(f(y(p.number)))\" r=\"\(categories.count > 60 ? 1.5 : 3)\" fill=\"\(ser.color)\">"

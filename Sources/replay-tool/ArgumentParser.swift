@@ -54,7 +54,8 @@ enum ArgumentParser {
                 inline = String(arg[arg.index(after: eq)...])
             }
             guard let spec = command.options.first(where: { $0.name == name }) else {
-                throw ToolError.usage("unknown option \(name) for '\(command.name)' (see replay-tool \(command.name) --help)")
+                let hint = Suggestion.hint(name, among: command.options.map(\.name) + ["--help"])
+                throw ToolError.usage("unknown option \(name) for '\(command.name)'\(hint) (see replay-tool \(command.name) --help)")
             }
             if spec.value == nil {
                 guard inline == nil else { throw ToolError.usage("option \(name) takes no value") }

@@ -3,9 +3,10 @@ import SubscriptionDomain
 import EventStore
 import Platform
 
-/// The output formats of query commands.
+/// The output formats of query commands. `jsonl` (JSON Lines: one object a line, for jq and
+/// stream readers) is offered by the commands whose output is rows: a list or a series' buckets.
 enum OutputFormat: String {
-    case table, json, csv
+    case table, json, csv, jsonl
 }
 
 /// A JSON value with ordered keys, written compactly on one line.
@@ -35,6 +36,29 @@ indirect enum JSON {
             if out.count >= 1 << 16 { Console.out(bytes: out); out.removeAll(keepingCapacity: true) }
         }
         out.append(contentsOf: "]\n".utf8)
+        Console.out(bytes: out)
+    }
+
+    /// Prints a row-shaped output as JSON Lines: each element of an array, or each bucket of a
+    /// series object (`{"by":…,"buckets":[…]}`), as one compact object and a newline.
+    func printLines() {
+        let rows: [JSON]
+        switch self {
+        case .array(let items): rows = items
+        case .object(let pairs): if case .array(let items)? = pairs.first(where: { $0.0 == "buckets" })?.1 { rows = items } else { rows = [self] }
+        default: rows = [self]
+        }
+        JSON.printLines(rows) { $0 }
+    }
+
+    /// Prints `items` as JSON Lines, element after element, without building them all first.
+    static func printLines<S: Sequence>(_ items: S, _ element: (S.Element) -> JSON) {
+        var out: [UInt8] = []
+        for item in items {
+            element(item).render(into: &out)
+            out.append(0x0A)
+            if out.count >= 1 << 16 { Console.out(bytes: out); out.removeAll(keepingCapacity: true) }
+        }
         Console.out(bytes: out)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import Ingest
 
 /// Commands that answer from the log: state, history, counts, funnel, notifications, diff, revenue.
 enum QueryCommands {
@@ -31,6 +32,18 @@ enum QueryCommands {
         }
     }
 
+    /// `state --format csv`: the columns it always had, in their order, then `graceReason`; each
+    /// cell the JSON's value (`planState` without the grace reason), a null as an empty cell.
+    static let stateCSV: [(String, @Sendable (PlanView) -> String)] = [
+        ("user", { $0.user }), ("planState", { $0.planState.rawValue }), ("graceEndsAt", { $0.graceEndsAt?.description ?? "" }),
+        ("entitlements", { $0.entitlements.joined(separator: " ") }), ("product", { $0.product ?? "" }),
+        ("expiresAt", { $0.expiresAt?.description ?? "" }), ("autoRenew", { $0.autoRenew.map { "\($0)" } ?? "" }),
+        ("autoRenewOffAt", { $0.autoRenewOffAt?.description ?? "" }), ("trialEligible", { "\($0.trialEligible)" }),
+        ("credits", { "\($0.credits)" }), ("billingIssue", { "\($0.billingIssue)" }), ("badge", { "\($0.badge)" }), ("tier", { $0.tier }),
+        ("limits", { $0.limits.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }),
+        ("rule", { $0.rule.description }),
+    ]
+
     static func planLabel(_ v: PlanView) -> String {
         v.planState.rawValue + (v.graceReason.map { " (\($0.rawValue))" } ?? "")
     }
@@ -49,9 +62,19 @@ enum QueryCommands {
         let log = try Common.openLog(a, directory: userLog)
         let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: at))
         let view = decider.view(history.state(decider, at: at), at: at)
+        // A user the log has never seen is answered as the guest they are; stderr says so (exit 0 for scripts).
+        if history.timeline.entries.isEmpty && history.transfersIn.isEmpty {
+            Console.err("replay-tool state: the log holds no event of user '\(OneLine.escaped(user, limit: 200))': answered as a new user (guest)")
+        } else if !history.timeline.entries.contains(where: { $0.stored.event.time <= at }) && !history.transfersIn.contains(where: { $0.stored.event.time <= at }) {
+            Console.err("replay-tool state: user '\(OneLine.escaped(user, limit: 200))' has no event at or before \(at): answered as a new user (guest)")
+        }
         switch format {
-        case .json: Console.out(planJSON(view, asOf: at).rendered + "\n")
-        case .table, .csv:
+        case .json, .jsonl: Console.out(planJSON(view, asOf: at).rendered + "\n")
+        case .csv:
+            // The JSON's values, one row under the JSON's keys: a null is an empty cell.
+            Console.out(TextTable(headers: stateCSV.map(\.0) + ["asOf", "graceReason"],
+                                  rows: [stateCSV.map { $0.1(view) } + [at.description, view.graceReason?.rawValue ?? ""]]).csv)
+        case .table:
             let rows: [[String]] = [
                 ["user", view.user], ["planState", planLabel(view)], ["graceEndsAt", view.graceEndsAt?.description ?? "-"],
                 ["entitlements", view.entitlements.joined(separator: " ")], ["product", view.product ?? "-"],
@@ -62,11 +85,7 @@ enum QueryCommands {
                 ["limits", view.limits.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")],
                 ["rule", view.rule.description], ["asOf", at.description],
             ]
-            if format == .csv {
-                Console.out(TextTable(headers: rows.map { $0[0] }, rows: [rows.map { $0[1] }]).csv)
-            } else {
-                Console.out(TextTable(headers: ["field", "value"], rows: rows).aligned)
-            }
+            Console.out(TextTable(headers: ["field", "value"], rows: rows).aligned)
         }
         return 0
     }
@@ -74,12 +93,12 @@ enum QueryCommands {
     static let history = CommandSpec(
         name: "history", summary: "the user's events in effect order, each with the state after it and the rule that applied",
         positionals: nil,
-        options: Common.query + [user, OptionSpec(name: "--as-known-at", value: "TIME", help: "only records the log had recorded by then (what the system believed)")],
+        options: Common.rowQuery + [user, OptionSpec(name: "--as-known-at", value: "TIME", help: "only records the log had recorded by then (what the system believed)")],
         details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end). A subscription another user transferred to this one\nshows as a transfer line (kind transfer_in, with the sender and the transfer's position), after the user's own events."
     ) { a in
         guard let user = a.value("--user") else { throw ToolError.usage("history needs --user U") }
         try Common.checkUser(user)
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let at = try Common.at(a)
         let profile = try Common.profile(a.value("--profile"))
         let decider = PlanDecider(profile: profile)
@@ -131,6 +150,7 @@ enum QueryCommands {
         if let last { timerRows(after: last, upTo: at) }
         switch format {
         case .json: Console.out(JSON.array(json).rendered + "\n")
+        case .jsonl: JSON.printLines(json) { $0 }
         case .table, .csv:
             Console.out(TextTable(headers: ["time", "position", "type", "id", "late", "state after", "rule", "why"], rows: rows).render(format))
         }
@@ -139,15 +159,15 @@ enum QueryCommands {
 
     static let counts = CommandSpec(
         name: "counts", summary: "analytics counts (production events only unless --include-sandbox)", positionals: nil,
-        options: Common.query + window + [SeriesCommands.by]
+        options: Common.rowQuery + window + [SeriesCommands.by]
     ) { a in
         if a.has("--by") { return try SeriesCommands.counts(a) }
-        let format = try Common.format(a)
+        let format = try Common.plainFormat(a)
         let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() },
                                                                            fromIndex: { i, q, _ in i.counts(at: q.at, from: q.from, to: q.to) }) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
-        case .json: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
+        case .json, .jsonl: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
         case .table, .csv: Console.out(TextTable(headers: ["metric", "count"], rows: names.map { [$0, "\(counts[$0] ?? 0)"] }).render(format))
         }
         return 0
@@ -155,15 +175,15 @@ enum QueryCommands {
 
     static let funnel = CommandSpec(
         name: "funnel", summary: "paywall_viewed → paywall_cta_tapped → purchase_started → purchase_success, and trials started → converted",
-        positionals: nil, options: Common.query + window + [SeriesCommands.by]
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by]
     ) { a in
         if a.has("--by") { return try SeriesCommands.funnel(a) }
-        let format = try Common.format(a)
+        let format = try Common.plainFormat(a)
         let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
                                                                         fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in i.funnel(at: q.at) }) { $0.funnel() })
         let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         switch format {
-        case .json:
+        case .json, .jsonl:
             Console.out(JSON.object(ReportJSON.funnel(report)).rendered + "\n")
         case .table, .csv:
             var t = TextTable(headers: ["context", "step", "users", "rate"])
@@ -184,15 +204,15 @@ enum QueryCommands {
     }
 
     static let notifications = CommandSpec(
-        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.query
+        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.rowQuery
     ) { a in
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let list = ScheduledNotification.merging(try Common.nowReports(a, notifications: true, fromSummary: { s, now, profile in
             s.notifications(at: now, profile: profile)
         }) { $0.notifications() })
         switch format {
-        case .json:
-            JSON.printArray(list) { n in .object([
+        case .json, .jsonl:
+            (format == .json ? JSON.printArray : JSON.printLines)(list) { n in .object([
                 ("user", .string(n.user)), ("kind", .string(n.kind.rawValue)), ("fireAt", .time(n.fireAt)), ("deepLink", .string(n.deepLink)),
                 ("copy", .string(n.copy)), ("channels", .array(n.channels.map { .string($0) })), ("status", .string(n.status.rawValue)),
             ]) }
@@ -205,22 +225,23 @@ enum QueryCommands {
 
     static let diff = CommandSpec(
         name: "diff", summary: "users whose state differs under two profiles (--profile A --profile B) as of --at", positionals: nil,
-        options: [Common.logs, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.format, Common.at]
+        options: [Common.logs, OptionSpec(name: "--profile", value: "NAME|FILE", help: "give it twice: A then B", repeatable: true), Common.rowFormatOption, Common.at]
     ) { a in
         let names = a.all("--profile")
         guard names.count == 2 else { throw ToolError.usage("diff needs --profile A --profile B") }
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
         let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
             RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa, directory: dir), try Common.replay(a, asOf: at, profile: pb, directory: dir))
         })
         switch format {
-        case .json:
-            Console.out(JSON.array(differences.map { d in .object([
+        case .json, .jsonl:
+            let rows = JSON.array(differences.map { d in .object([
                 ("user", .string(d.user)), ("fields", .array(d.fields.map { .string($0) })),
                 ("a", planJSON(d.a, asOf: at)), ("b", planJSON(d.b, asOf: at)),
-            ]) }).rendered + "\n")
+            ]) })
+            if format == .jsonl { rows.printLines() } else { Console.out(rows.rendered + "\n") }
         case .table, .csv:
             Console.out(TextTable(headers: ["user", "differs in", "A: \(names[0])", "B: \(names[1])"], rows: differences.map {
                 [$0.user, $0.fields.joined(separator: ","), planLabel($0.a) + ($0.a.graceEndsAt.map { " until \($0)" } ?? ""),
@@ -233,11 +254,11 @@ enum QueryCommands {
 
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
-        positionals: nil, options: Common.query + window + [SeriesCommands.by],
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by],
         details: "With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the\nsubscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the\nwhole log as of --at."
     ) { a in
         if a.has("--by") { return try SeriesCommands.revenue(a) }
-        let format = try Common.format(a)
+        let format = try Common.plainFormat(a)
         let r: RevenueReport
         if a.has("--from") || a.has("--to") {
             // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
@@ -247,11 +268,11 @@ enum QueryCommands {
                                                               fromIndex: { i, q, profile in i.revenue(at: q.at, profile: profile) }) { $0.revenue() })
         }
         switch format {
-        case .json:
+        case .json, .jsonl:
             Console.out(JSON.object(ReportJSON.revenue(r)).rendered + "\n")
         case .table, .csv:
             Console.out(TextTable(headers: ["currency", "gross", "refunded", "net", "mrr"],
-                                  rows: r.lines.map { [$0.currency, $0.gross.description, $0.refunded.description, $0.net.description, $0.mrr.description] }).render(format))
+                                  rows: r.lines.map { l in [l.currency] + [l.gross, l.refunded, l.net, l.mrr].map { MoneyCell.text($0, l.currency, format) } }).render(format))
             if format == .table {
                 Console.out(String(format: "active subscriptions %d, active trials %d, churned %d (%.1f%%), trial conversion %.1f%%\n",
                                    r.activeSubscriptions, r.activeTrials, r.churnedSubscribers, r.churnRate * 100, r.trialConversionRate * 100))

@@ -12,12 +12,21 @@ enum ReportCommand {
         positionals: nil,
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
-                  Common.at, OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only")],
-        details: "Charts: funnel per context, trial conversion by weekly cohort, MRR and active subscriptions and trials per week,\nrevenue and refunds per month per currency, churn per week, retention by start month; tables: revenue, counts,\nthe notification schedule. Every figure equals the JSON of counts/funnel/revenue/notifications at --at (and\nof revenue/funnel --by week|month to --at)."
+                  Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only")],
+        details: """
+        Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
+        refunds per currency, churn, retention by start period; tables: revenue, counts, the notification schedule.
+        The stock, trial and churn charts go by week over a span of up to a year, else by month, quarter or year; the
+        revenue charts and the retention table by month over up to three years, else by quarter or year. Every figure
+        equals the JSON of counts/funnel/revenue/notifications at --at (and of revenue/funnel --by those widths).
+        --from/--to: the window's flows and its stocks at --to, as counts and revenue with a window answer.
+        """
     ) { a in
         let names = a.all("--profile")
         guard names.count <= 2 else { throw ToolError.usage("report takes one --profile, or two to add the rule-change diff") }
-        let at = try Common.at(a)
+        // With --from/--to: the window's flows, its stocks at --to (as counts and revenue with a window).
+        let at = try Common.windowEnd(a)
+        if let from = try Common.time(a, "--from"), from >= at { throw ToolError.usage("--from \(from) is not before the report's end \(at)") }
         let out = a.value("--out") ?? "report.html"
         if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
@@ -32,15 +41,18 @@ enum ReportCommand {
             passes.append(try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition, directory: dir))
             counts.append(snapshot.counts())
             funnels.append(snapshot.funnel())
-            revenues.append(snapshot.revenue())
+            // With a window, revenue is what `revenue --from/--to` answers: the window's flows, the stocks at its end.
+            revenues.append(a.has("--from") || a.has("--to") ? passes[passes.count - 1].windowRevenue() : snapshot.revenue())
             summaries.append(snapshot.notificationSummary())
             if let other { differences.append(RuleDiff.compare(snapshot, try Common.replay(a, asOf: at, profile: other, directory: dir))) }
         }
         let start = passes[0].options.from ?? passes.compactMap(\.firstEvent).min()
-        let weeks = passes.map { $0.series(by: .week, from: start) }, months = passes.map { $0.series(by: .month, from: start) }
-        guard !weeks.contains(where: { $0 == nil }), !months.contains(where: { $0 == nil }),
-              let weekly = LedgerSeries.merging(weeks.compactMap { $0 }), let monthly = LedgerSeries.merging(months.compactMap { $0 }) else {
-            throw ToolError.usage("the log spans more than \(SeriesBuckets.maximumCount) weeks before \(at)")
+        // Buckets as wide as the span needs for readable charts: weeks for months, months, quarters or years beyond.
+        let (fineBy, coarseBy) = ReportSpan.widths(from: start ?? at, to: at)
+        let fines = passes.map { $0.series(by: fineBy, from: start) }, coarses = passes.map { $0.series(by: coarseBy, from: start) }
+        guard !fines.contains(where: { $0 == nil }), !coarses.contains(where: { $0 == nil }),
+              let fine = LedgerSeries.merging(fines.compactMap { $0 }), let coarse = LedgerSeries.merging(coarses.compactMap { $0 }) else {
+            throw ToolError.usage("the log spans more than \(SeriesBuckets.maximumCount) \(fineBy)s before \(at)")
         }
         let totals = passes[0]
         let comparison = other == nil ? nil : (profile: names[1], differences: RuleDiff.merging(differences))
@@ -48,7 +60,8 @@ enum ReportCommand {
             logs: dirs, profile: names.first ?? profile.name, instant: at,
             headPosition: totals.head.position, headHash: totals.head.hash.description,
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
-            notifications: NotificationSummary.merging(summaries), weekly: weekly, monthly: monthly, comparison: comparison)
+            notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
+        input.from = try Common.time(a, "--from")
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         let page = Array(ReportPage.html(input).utf8)
         if out == "-" {

@@ -2,16 +2,16 @@ import Foundation
 import Projections
 import SubscriptionDomain
 
-/// `counts`, `funnel` and `revenue` with `--by day|week|month`: one series pass, printed per bucket.
+/// `counts`, `funnel` and `revenue` with `--by day|week|month|quarter|year`: one series pass, printed per bucket.
 enum SeriesCommands {
-    static let by = OptionSpec(name: "--by", value: "day|week|month",
+    static let by = OptionSpec(name: "--by", value: "day|week|month|quarter|year",
                                help: "a series of buckets (weeks start Monday, UTC) from --from (default: the first event) to --to (default: --at)")
 
     /// The series asked for: from `--from` (default: the log's first event) to `--to` (default: `--at`, default now).
     static func series(_ a: ParsedArguments, profile: Profile? = nil, at: Timestamp? = nil, through: UInt64? = nil) throws -> (LedgerSeries, SeriesTotals) {
         let name = a.value("--by") ?? "week"
         guard let by = SeriesGranularity(rawValue: name) else {
-            throw ToolError.usage("--by '\(name)' is not one of day, week, month")
+            throw ToolError.usage("--by '\(name)' is not one of \(SeriesGranularity.namesText)")
         }
         // One pass per --log (partitions of one ledger), each cut into the same buckets, then merged.
         let dirs = try Common.logDirectories(a)
@@ -47,7 +47,7 @@ enum SeriesCommands {
     }
 
     static func counts(_ a: ParsedArguments) throws -> Int32 {
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let rows: [(start: Timestamp, end: Timestamp, counts: [String: Int])]
         let json: JSON
         if Common.usesTimeIndex(a) {
@@ -64,6 +64,7 @@ enum SeriesCommands {
         }
         switch format {
         case .json: Console.out(json.rendered + "\n")
+        case .jsonl: json.printLines()
         case .table, .csv:
             let names = LedgerSnapshot.metricNames
             Console.out(TextTable(headers: ["start", "end"] + names,
@@ -77,7 +78,7 @@ enum SeriesCommands {
     static func indexedCounts(_ a: ParsedArguments) throws -> (SeriesBuckets, [[String: Int]]) {
         let name = a.value("--by") ?? "week"
         guard let by = SeriesGranularity(rawValue: name) else {
-            throw ToolError.usage("--by '\(name)' is not one of day, week, month")
+            throw ToolError.usage("--by '\(name)' is not one of \(SeriesGranularity.namesText)")
         }
         var indexes: [TimeIndex] = []
         var to = Timestamp(nanoseconds: 0), from: Timestamp?
@@ -105,10 +106,11 @@ enum SeriesCommands {
     }
 
     static func revenue(_ a: ParsedArguments) throws -> Int32 {
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let (s, _) = try series(a)
         switch format {
         case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
+        case .jsonl: ReportJSON.revenueSeries(s).printLines()
         case .table, .csv:
             var t = TextTable(headers: ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned", "churn rate",
                                         "trial conversion"])
@@ -119,8 +121,8 @@ enum SeriesCommands {
                 // shows each bucket's stocks (one line, the currency left empty).
                 let lines = r.lines.isEmpty ? [nil] : r.lines.map { Optional($0) }
                 for l in lines {
-                    t.rows.append([b.start.description, b.end.description, l?.currency ?? "", l?.gross.description ?? "0.00", l?.refunded.description ?? "0.00",
-                                   l?.net.description ?? "0.00", l?.mrr.description ?? "0.00"] + stocks)
+                    let money = l.map { l in [l.gross, l.refunded, l.net, l.mrr].map { MoneyCell.text($0, l.currency, format) } } ?? Array(repeating: "0.00", count: 4)
+                    t.rows.append([b.start.description, b.end.description, l?.currency ?? ""] + money + stocks)
                 }
             }
             Console.out(t.render(format))
@@ -129,10 +131,11 @@ enum SeriesCommands {
     }
 
     static func funnel(_ a: ParsedArguments) throws -> Int32 {
-        let format = try Common.format(a)
+        let format = try Common.rowFormat(a)
         let (s, _) = try series(a)
         switch format {
         case .json: Console.out(ReportJSON.funnelSeries(s).rendered + "\n")
+        case .jsonl: ReportJSON.funnelSeries(s).printLines()
         case .table, .csv:
             var t = TextTable(headers: ["start", "end", "cohort", "context", "step", "users", "rate"])
             for b in s.rows {

@@ -59,7 +59,7 @@ enum SyncCommand {
         }
         let c = r.checkpoint
         switch format {
-        case .json:
+        case .json, .jsonl:
             Console.out(JSON.object([
                 ("target", .string(r.target.rawValue)), ("table", .string(r.target.table)),
                 ("position", .int(Int(c.position))), ("previousPosition", r.previous.map { .int(Int($0.position)) } ?? .null),

@@ -17,7 +17,7 @@ enum TableExport {
         OptionSpec(name: "--table", value: "events|subscriptions|users", help: "write this table instead of JSON Lines (docs/analysts.md)"),
         OptionSpec(name: "--format", value: "parquet|csv", help: "with --table: the file format (default: parquet)"),
         OptionSpec(name: "--out", value: "FILE|DIR|-", help: "with --table: the file (- is stdout, CSV only); with --log repeated, a folder"),
-        OptionSpec(name: "--at", value: "TIME", help: "with --table: subscriptions and users as of this RFC 3339 instant (default: now)"),
+        OptionSpec(name: "--at", value: "TIME", help: "with --table: subscriptions and users as of this instant: RFC 3339, now, today, yesterday or -7d (default: now)"),
     ]
 
     static let details = """

@@ -9,12 +9,16 @@ enum Common {
     static let log = OptionSpec(name: "--log", value: "DIR", help: "the log's folder (default: ./ledger)")
     static let profile = OptionSpec(name: "--profile", value: "NAME|FILE", help: "a built-in profile or a profile JSON file (default: handz)")
     static let format = OptionSpec(name: "--format", value: "table|json|csv", help: "output format (default: table)")
+    /// `--format` for commands whose output is rows (lists, series): JSON Lines too.
+    static let rowFormatOption = OptionSpec(name: "--format", value: "table|json|csv|jsonl", help: "output format (default: table; jsonl: one JSON object a line)")
     /// `--format` for commands that print a table or JSON only.
     static let tableOrJSON = OptionSpec(name: "--format", value: "table|json", help: "output format (default: table)")
-    static let at = OptionSpec(name: "--at", value: "TIME", help: "as of this RFC 3339 instant (default: now)")
+    static let at = OptionSpec(name: "--at", value: "TIME", help: "as of this instant: RFC 3339, now, today, yesterday or -7d (default: now)")
     /// `--log` for the commands that answer over several partition logs of one ledger.
     static let logs = OptionSpec(name: "--log", value: "DIR", help: "the log's folder (default: ./ledger); repeated: partition logs of one ledger, answered as one", repeatable: true)
     static let query = [logs, profile, format, at]
+    /// The options of a query whose output is rows (`--format` with jsonl).
+    static let rowQuery = [logs, profile, rowFormatOption, at]
 
     static func logDirectory(_ a: ParsedArguments) -> String { a.value("--log") ?? "ledger" }
 
@@ -40,13 +44,17 @@ enum Common {
         }
     }
 
-    /// An instant option (`--at`, `--from`, `--to`, `--as-known-at`): RFC 3339 within the accepted range, or `now`.
+    /// An instant option (`--at`, `--from`, `--to`, `--as-known-at`): RFC 3339 within the accepted
+    /// range, or a form people type (`now`, `today`, `yesterday`, `-7d`: `TypedInstant`).
     static func time(_ a: ParsedArguments, _ name: String) throws -> Timestamp? {
         guard let v = a.value(name) else { return nil }
-        if v == "now" { return now() }
+        if let t = TypedInstant.relative(v, now: now()) {
+            guard ValueRanges.times.contains(t) else { throw ToolError.usage("\(name) '\(v)' falls out of range (\(ValueRanges.timesText))") }
+            return t
+        }
         switch ValueRanges.time(v) {
         case .success(let t): return t
-        case .failure(.notRFC3339): throw ToolError.usage("\(name) '\(v)' is not an RFC 3339 time such as 2026-01-06T10:00:00Z")
+        case .failure(.notRFC3339): throw ToolError.usage("\(name) '\(v)' is not \(TypedInstant.formsText)")
         case .failure(.outOfRange): throw ToolError.usage("\(name) '\(v)' is out of range (\(ValueRanges.timesText))")
         }
     }
@@ -80,6 +88,15 @@ enum Common {
             throw ToolError.usage("--to \(to) is after --at \(at): nothing after --at is read (leave out --at, or end the window by it)")
         }
         return to
+    }
+
+    /// `--format` of a command whose output is rows (a list, a series): JSON Lines too.
+    static func rowFormat(_ a: ParsedArguments) throws -> OutputFormat { try format(a, allowed: [.table, .json, .csv, .jsonl]) }
+
+    /// `--format` of `counts`, `funnel` or `revenue` without `--by`: one object, so no jsonl (that is for a series).
+    static func plainFormat(_ a: ParsedArguments) throws -> OutputFormat {
+        if a.value("--format") == "jsonl" { throw ToolError.usage("--format jsonl prints rows: a series (--by day|week|month|quarter|year) has them; this report is one object (--format json)") }
+        return try format(a)
     }
 
     static func format(_ a: ParsedArguments, allowed: [OutputFormat] = [.table, .json, .csv]) throws -> OutputFormat {

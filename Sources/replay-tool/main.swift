@@ -24,6 +24,7 @@ func toolHelp() -> String {
     """
     let width = commands.map(\.name.count).max() ?? 0
     for c in commands { out += "  " + c.name.padding(width) + "  " + c.summary + "\n" }
+    out += "\nreplay-tool --version prints the package version and the log format version.\n"
     out += "\nexit status: 0 ok, 1 the input or the log had something wrong (rejected lines, damage), 2 usage error.\n"
     return out
 }
@@ -33,8 +34,12 @@ func runTool(_ args: [String]) -> Int32 {
         if args.count > 1, let c = commands.first(where: { $0.name == args[1] }) { Console.out(ArgumentParser.help(c)) } else { Console.out(toolHelp()) }
         return args.isEmpty ? 2 : 0
     }
+    if name == "--version" || name == "version" {
+        Console.out(ToolVersion.text)
+        return 0
+    }
     guard let command = commands.first(where: { $0.name == name }) else {
-        Console.err("replay-tool: unknown command '\(OneLine.escaped(name))' (see replay-tool --help)")
+        Console.err("replay-tool: unknown command '\(OneLine.escaped(name))'\(Suggestion.hint(name, among: commands.map(\.name))) (see replay-tool --help)")
         return 2
     }
     let rest = Array(args.dropFirst())

@@ -29,3 +29,30 @@ import SubscriptionDomain
         #expect(HumanFormat.percent(0) == "0.0%" && HumanFormat.percent(1) == "100.0%")
     }
 }
+
+/// Money for people rounds to its currency's ISO 4217 minor unit (JPY none, USD cents, KWD
+/// thousandths); a code outside the table has two decimals.
+@Suite struct MinorUnitRounding {
+    func m(_ s: String) -> Money { Money.parse(s)! }
+
+    @Test func eachCurrencyRoundsToItsOwnMinorUnitHalfAwayFromZero() {
+        #expect(MinorUnits.rounded(m("849.15"), "JPY") == "849")
+        #expect(MinorUnits.rounded(m("849.5"), "JPY") == "850")
+        #expect(MinorUnits.rounded(m("-849.5"), "JPY") == "-850")
+        #expect(MinorUnits.rounded(m("67.932"), "USD") == "67.93")
+        #expect(MinorUnits.rounded(m("16.655833"), "EUR") == "16.66")
+        #expect(MinorUnits.rounded(m("1.049325"), "KWD") == "1.049")
+        #expect(MinorUnits.rounded(m("1.0495"), "KWD") == "1.050")
+        #expect(MinorUnits.rounded(m("0.123456"), "CLF") == "0.1235")
+        #expect(MinorUnits.rounded(m("-0.004"), "USD") == "0.00")
+        #expect(MinorUnits.rounded(m("12"), "XYZ") == "12.00")
+        #expect(MinorUnits.digits("JPY") == 0 && MinorUnits.digits("KRW") == 0 && MinorUnits.digits("USD") == 2 && MinorUnits.digits("BHD") == 3)
+    }
+
+    @Test func theReportsMoneyKeepsItsSignAndGroupsThousandsInEveryMinorUnit() {
+        #expect(HumanFormat.money(m("1234567.5"), "JPY") == "¥1,234,568")
+        #expect(HumanFormat.money(m("1234.5"), "KWD") == "KWD 1,234.500")
+        #expect(HumanFormat.money(m("-0.4"), "JPY") == "¥0")
+        #expect(HumanFormat.money(m("-0.5"), "JPY") == "-¥1")
+    }
+}

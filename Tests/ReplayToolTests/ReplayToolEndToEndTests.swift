@@ -368,7 +368,7 @@ import TestKit
     }
 
     @Test func usageErrorsExitTwoWithOneLine() {
-        for args in [["nonsense"], ["state", "--log", "x"], ["state", "--user", "u", "--at", "yesterday"], ["counts", "--bogus"],
+        for args in [["nonsense"], ["state", "--log", "x"], ["state", "--user", "u", "--at", "last week"], ["counts", "--bogus"],
                      ["counts", "--format", "xml"], ["import"], ["diff", "--profile", "handz"], ["state", "--user", "u", "--profile", "nope"]] {
             let r = Tool.run(args)
             #expect(r.status == 2, "\(args): \(r.err)")

@@ -54,6 +54,58 @@ struct ReportInBrowser {
         #expect(bytes(png) > 10 * max(bytes(blankPNG), 1), "report \(bytes(png)) bytes, blank page \(bytes(blankPNG)) bytes")
     }
 
+    /// What the browser laid out: the page's width, and per chart its bars of non-zero height and
+    /// lines of non-zero length (a probe script added to a copy of the page; the page itself has none).
+    static func layout(_ page: String, in s: Scratch, width: Int, height: Int) throws -> (png: (Int, Int)?, scrollWidth: Int, charts: [String: (bars: Int, lines: Int)]) {
+        let probe = """
+        <script>
+        const charts = {};
+        for (const svg of document.querySelectorAll('svg')) {
+          const id = svg.getAttribute('aria-labelledby').split(' ')[0].replace(/-t$/, '');
+          const bars = [...svg.querySelectorAll('rect.bar')].filter(r => r.getBoundingClientRect().height > 0).length;
+          const lines = [...svg.querySelectorAll('path.line')].filter(p => p.getTotalLength() > 0).length;
+          charts[id] = [bars, lines];
+        }
+        console.log('LAYOUT ' + JSON.stringify({scrollWidth: document.documentElement.scrollWidth, charts}));
+        </script></body>
+        """
+        let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: probe)
+        let probed = page + ".probe.html", png = page + ".png"
+        try html.write(toFile: probed, atomically: true, encoding: .utf8)
+        let (status, console) = Chromium.screenshot(probed, to: png, width: width, height: height)
+        #expect(status == 0)
+        guard let line = console.first(where: { $0.contains("LAYOUT ") }), let start = line.range(of: "LAYOUT "),
+              let end = line.range(of: "}}", range: start.upperBound..<line.endIndex),
+              let json = Tool.json(String(line[start.upperBound..<end.upperBound])) as? [String: Any] else {
+            Issue.record("no layout line in the console: \(console)")
+            return (Chromium.size(png), .max, [:])
+        }
+        let charts = (json["charts"] as? [String: [Int]] ?? [:]).mapValues { (bars: $0[0], lines: $0[1]) }
+        return (Chromium.size(png), json["scrollWidth"] as? Int ?? .max, charts)
+    }
+
+    @Test func theReportAtAWeekAYearAndFiveYearsFitsA1280PixelWindowWithBarsOrLinesInEveryChart() throws {
+        let s = Scratch()
+        let log = Report.population(s)
+        // One account five years before the population's instant: the whole log spans five years.
+        let early = s.path + "/early.jsonl"
+        try #"{"id":"early","type":"account_created","user":"early","time":"2021-03-03T10:00:00Z","source":"server"}"#.appending("\n").write(toFile: early, atomically: true, encoding: .utf8)
+        #expect(Tool.run(["import", "--log", log, early]).status == 0)
+        for (span, args, width) in [("a week", ["--from", "-7d"], "week"), ("a year", ["--from", "-365d"], "week"), ("five years", [], "month")] {
+            let page = s.path + "/\(span).html"
+            let r = Tool.run(["report", "--log", log, "--out", page] + args, now: Report.instant)
+            #expect(r.status == 0, "\(span): \(r.err)")
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(html.contains("revenue-\(width)|"), "\(span) is drawn by \(width)")
+            let (png, scrollWidth, charts) = try Self.layout(page, in: s, width: 1280, height: 1600)
+            #expect(png.map { $0 == (1280, 1600) } == true, "\(span): \(String(describing: png))")
+            #expect(scrollWidth <= 1280, "\(span): the page is \(scrollWidth) px wide")
+            // Every chart of the page was laid out, each with something drawn.
+            #expect(charts.count == html.components(separatedBy: "<svg").count - 1 && charts.count >= 9, "\(span): \(charts.keys.sorted())")
+            for (id, marks) in charts { #expect(marks.bars + marks.lines > 0, "\(span): chart \(id) has no bar and no line") }
+        }
+    }
+
     @Test func aConsoleErrorWouldBeSeen() throws {
         // The check above can fail: a page that logs to the console is caught.
         let s = Scratch()

@@ -56,29 +56,32 @@ import TestKit
         return nil
     }
 
-    /// The number people read in `text` ("$1,234.50", "45.6%", "1,234", or "label: 12"), and how far from exact it may be.
+    /// The number people read in `text` ("$1,234.50", "¥1,235", "45.6%", "1,234", or "label: 12"), and how far
+    /// from exact it may be: money is rounded to the decimals it shows (its currency's minor unit).
     static func shown(_ text: String) -> (Double, Double)? {
         var t = text.components(separatedBy: ": ").last ?? text
         let percent = t.hasSuffix("%")
-        let money = t.contains(".") && !percent
+        let money = !percent && t.contains { !($0.isNumber || $0 == "." || $0 == "-" || $0 == ",") }
+        let decimals = t.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first?.count ?? 0
         t = String(t.filter { $0.isNumber || $0 == "." || $0 == "-" })
         guard let v = Double(t) else { return nil }
-        return percent ? (v / 100, 0.0005 + 1e-9) : (v, money ? 0.005 + 1e-9 : 0)
+        return percent ? (v / 100, 0.0005 + 1e-9) : (v, money ? 0.5 * pow(10, -Double(decimals)) + 1e-9 : 0)
     }
 
     /// Every tied number equals the JSON output it names; the text people read rounds to it.
-    static func checkTiedNumbers(_ html: String, log: String, profiles: [String] = ["handz"], at: String = instant) -> Int {
+    /// `window` (`--from F --to T`) is passed to the counts, funnel and revenue outputs, as `report` was given it.
+    static func checkTiedNumbers(_ html: String, log: String, profiles: [String] = ["handz"], at: String = instant, window: [String] = []) -> Int {
         var outputs: [String: Any] = [:]
         func output(_ name: String) -> Any {
             if let o = outputs[name] { return o }
             let args: [String]
+            // `revenue-week`, `funnel-quarter`…: the series `--by` that width.
+            let series = name.split(separator: "-").map(String.init)
             switch name {
-            case "revenue-week": args = ["revenue", "--by", "week"]
-            case "revenue-month": args = ["revenue", "--by", "month"]
-            case "funnel-week": args = ["funnel", "--by", "week"]
-            case "funnel-month": args = ["funnel", "--by", "month"]
+            case _ where series.count == 2: args = [series[0], "--by", series[1]] + window
             case "diff": args = ["diff", "--profile", profiles[0], "--profile", profiles[1]]
-            default: args = [name, "--profile", profiles[0]]
+            case "notifications": args = [name, "--profile", profiles[0]]
+            default: args = [name, "--profile", profiles[0]] + window
             }
             let r = Tool.run(args + ["--log", log, "--at", at, "--format", "json"])
             #expect(r.status == 0, "\(args): \(r.err)")
@@ -203,7 +206,7 @@ import TestKit
                 #expect(t.status == 0 && t.out.hasPrefix(format == "csv" ? "start,end," : "start "))
             }
         }
-        #expect(Tool.run(["counts", "--log", log, "--by", "year"]).status == 2)
+        #expect(Tool.run(["counts", "--log", log, "--by", "fortnight"]).status == 2)
         #expect(Tool.run(["counts", "--log", log, "--by", "week", "--from", Self.instant, "--to", "2026-01-01T00:00:00Z"]).status == 2)
         #expect(Tool.run(["counts", "--log", log, "--by", "day", "--from", "1970-01-01T00:00:00Z", "--to", Self.instant]).status == 2)
     }
