@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// What an analyst types and reads: instants relative to the tool's clock, quarter and year
 /// series, money rounded for people and exact for scripts, JSON Lines, the state CSV, `--version`

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// The report over any span: buckets as wide as the span needs, week ticks on Mondays, a zero bar
 /// apart from no data, retention cells with retained of measured, `--from/--to`, and a report as
