@@ -49,9 +49,10 @@ enum ServeCommand {
         let sync = a.value("--postgres").map { PostgresFollower(directory: directory, profile: profileArgument, conninfo: $0, health: health) }
         var committed: (@Sendable () -> Void)?
         if let sync { committed = { sync.poke() } }
-        let writes = WriteQueue(log: log, profile: profile, opener: opener, committed: committed)
+        let answers = UserAnswerCache<HTTPResponse>()
+        let writes = WriteQueue(log: log, profile: profile, opener: opener, answers: answers, committed: committed)
         let service = LedgerService(directory: directory, profile: profile, profileArgument: profileArgument, webhookSecret: webhookSecret,
-                                    apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory), health: health)
+                                    apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory), health: health, answers: answers)
         var configuration = HTTPServer.Configuration(host: host, port: port)
         if let n = try Common.number(a, "--max-connections", in: 1...100_000) { configuration.maxConnections = Int(n) }
         configuration.requestLog = { entry in
