@@ -28,6 +28,15 @@ struct LedgerService: Sendable {
         }
     }
 
+    /// A kept entitlements answer, given on the I/O thread (`HTTPServer.Configuration.quickAnswer`):
+    /// only to a `GET /billing/entitlements` with the api key whose user has an answer still true
+    /// now. Anything else (nil) goes to the workers and `handle`, which also answers refusals.
+    func quickAnswer(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "GET", request.path == "/billing/entitlements", let user = request.queryValue("user"), !user.isEmpty,
+              apiKey.admits(request) else { return nil }
+        return answers.answer(for: user, at: Common.now())
+    }
+
     /// What a route did with a request.
     private enum Routed {
         case answer(HTTPResponse)

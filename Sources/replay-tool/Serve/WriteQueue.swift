@@ -35,6 +35,10 @@ final class WriteQueue: Sendable {
     /// Called after each commit that appended something (the PostgreSQL sync, which finds the
     /// touched users itself from its checkpoint).
     let committed: (@Sendable () -> Void)?
+    /// Commits that appended something, counted once durable and before their writes are answered.
+    private let appendedCommits = Atomic<UInt64>(0)
+    /// How many commits appended something so far (read handles skip catching up when unchanged).
+    var commits: UInt64 { appendedCommits.load(ordering: .acquiring) }
     /// The kept answers a commit's records can change, dropped before the commit's writes are answered.
     let answers: UserAnswerCache<HTTPResponse>?
 
@@ -126,6 +130,8 @@ final class WriteQueue: Sendable {
         // Before any answer: a client that got its 200 reads its own write. (A failed commit
         // appended nothing; what it touched is dropped all the same.)
         let touched = outcomes.touched
+        // A failed commit counts too: read handles look again rather than trust what it left.
+        if case .success(false) = result {} else { appendedCommits.add(1, ordering: .releasing) }
         if !touched.isEmpty { answers?.drop(touched) }
         switch result {
         case .failure(let error):

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// `Configuration.quickAnswer`: answers given on the I/O thread keep a connection's order with
+/// the ones workers give, pipelined or not, and nil hands the request to the handler.
+@Suite struct ServerQuickAnswerTests {
+    /// Answers `/quick…` paths at once, with the path; leaves the others to the handler.
+    final class Count: Sendable {
+        private let value = Mutex(0)
+        func add() { value.withLock { $0 += 1 } }
+        var total: Int { value.withLock { $0 } }
+    }
+
+    static func configuration(counting quick: Count) -> HTTPServer.Configuration {
+        var c = HTTPServer.Configuration()
+        c.quickAnswer = { request in
+            guard request.path.hasPrefix("/quick") else { return nil }
+            quick.add()
+            return HTTPResponse(status: 200, text: "quick \(request.path)")
+        }
+        return c
+    }
+
+    @Test("pipelined requests, some answered at once and some by a worker, are answered in order")
+    func mixedPipeline() throws {
+        let quick = Count()
+        let running = try RunningServer(Self.configuration(counting: quick), handler: echoHandler)
+        let client = try TestClient(running.address)
+        let paths = ["/quick1", "/slow1", "/quick2", "/quick3", "/slow2", "/quick4"]
+        try client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: test\r\n\r\n" }.joined())
+        for path in paths {
+            let answer = try client.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.text == (path.hasPrefix("/quick") ? "quick \(path)" : "GET \(path) "), "\(path)")
+        }
+        #expect(quick.total == 4)
+        #expect(running.stop())
+    }
+
+    @Test("a quick answer to a request asking to close is the last on its connection")
+    func quickAnswerThenClose() throws {
+        let quick = Count()
+        let running = try RunningServer(Self.configuration(counting: quick), handler: echoHandler)
+        let client = try TestClient(running.address)
+        try client.send("GET /quick HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\nGET /quick-never HTTP/1.1\r\nHost: test\r\n\r\n")
+        let answer = try client.readResponse()
+        #expect(answer.text == "quick /quick" && answer.headers["connection"] == "close")
+        #expect(try client.readUntilClosed().isEmpty)
+        #expect(quick.total == 1)
+        #expect(running.stop())
+    }
+
+    @Test("many pipelined quick answers in one write are all sent, without recursion")
+    func manyPipelined() throws {
+        let quick = Count()
+        let running = try RunningServer(Self.configuration(counting: quick), handler: echoHandler)
+        let client = try TestClient(running.address)
+        let count = 400
+        try client.send((0..<count).map { "GET /quick\($0) HTTP/1.1\r\nHost: t\r\n\r\n" }.joined())
+        for i in 0..<count { #expect(try client.readResponse().text == "quick /quick\(i)") }
+        #expect(quick.total == count)
+        #expect(running.stop())
+    }
+}
