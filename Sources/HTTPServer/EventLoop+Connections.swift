@@ -224,6 +224,8 @@ extension EventLoop {
     }
 
     func log(_ entry: HTTPRequestLog) {
-        configuration.requestLog?(entry)
+        guard let requestLog = configuration.requestLog else { return }
+        requestLog(entry)
+        loggedSinceFlush = true
     }
 }

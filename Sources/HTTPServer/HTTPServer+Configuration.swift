@@ -27,6 +27,10 @@ extension HTTPServer {
         public var backlog: Int32
         /// Called on the I/O thread once per answered request (keep it quick); nil logs nothing.
         public var requestLog: (@Sendable (HTTPRequestLog) -> Void)?
+        /// Called on the I/O thread after each round of readiness in which `requestLog` was
+        /// called, and when the server stops: a logger that gathers lines writes them here, one
+        /// write for all the requests of a round instead of one each.
+        public var requestLogFlush: (@Sendable () -> Void)? = nil
         /// Tried on the I/O thread before a request goes to the workers: an answer that can be
         /// given at once without blocking (a kept answer), or nil to hand the request to the
         /// handler. It runs between every connection's reads and writes, so it must be quick.

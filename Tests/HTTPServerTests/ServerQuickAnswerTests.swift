@@ -64,3 +64,32 @@ import Testing
         #expect(running.stop())
     }
 }
+
+/// `Configuration.requestLogFlush`: every logged line is flushed, at the latest when the server stops.
+@Suite struct ServerRequestLogFlushTests {
+    final class Lines: Sendable {
+        private let state = Mutex<(pending: [String], flushed: [String], flushes: Int)>(([], [], 0))
+        func add(_ entry: HTTPRequestLog) { state.withLock { $0.pending.append(entry.path) } }
+        func flush() { state.withLock { $0.flushed += $0.pending; $0.pending = []; $0.flushes += 1 } }
+        var snapshot: (pending: [String], flushed: [String], flushes: Int) { state.withLock { $0 } }
+    }
+
+    @Test("every request's line reaches the flush, in order, once the server stops")
+    func linesAreFlushed() throws {
+        let lines = Lines()
+        var c = HTTPServer.Configuration()
+        c.requestLog = { lines.add($0) }
+        c.requestLogFlush = { lines.flush() }
+        let running = try RunningServer(c, handler: echoHandler)
+        let client = try TestClient(running.address)
+        let paths = (0..<20).map { "/r\($0)" }
+        for path in paths {
+            try client.send("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+        #expect(running.stop())
+        let seen = lines.snapshot
+        #expect(seen.pending.isEmpty && seen.flushed == paths, "\(seen)")
+        #expect(seen.flushes >= 1 && seen.flushes <= paths.count)
+    }
+}

@@ -55,11 +55,9 @@ enum ServeCommand {
                                     apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory, commits: { writes.commits }), health: health, answers: answers)
         var configuration = HTTPServer.Configuration(host: host, port: port)
         if let n = try Common.number(a, "--max-connections", in: 1...100_000) { configuration.maxConnections = Int(n) }
-        configuration.requestLog = { entry in
-            var line = Array(entry.jsonLine.utf8)
-            line.append(0x0A)
-            try? line.withUnsafeBytes { try StandardStream.writeAll(2, $0) }   // a log line that cannot be written is dropped, never the request
-        }
+        let requestLines = RequestLogLines()
+        configuration.requestLog = { entry in requestLines.add(entry) }
+        configuration.requestLogFlush = { requestLines.flush() }
         configuration.quickAnswer = { request in service.quickAnswer(request) }
         let server = HTTPServer(configuration: configuration) { request, responder in service.handle(request, responder) }
         let stop = try PlatformStream.StopSignals.install()
