@@ -12,7 +12,7 @@ import SubscriptionDomain
 /// a commit was dropping answers is not kept (`generation`): its read may have missed that commit.
 public final class UserAnswerCache<Answer: Sendable>: Sendable {
     /// One kept answer.
-    public struct Entry: Sendable {
+    @frozen public struct Entry: Sendable {
         public var answer: Answer
         /// The answer is true for any instant before this one (nil: until a record changes it).
         public var validUntil: Timestamp?
@@ -26,25 +26,28 @@ public final class UserAnswerCache<Answer: Sendable>: Sendable {
         }
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
+    // Inlinable, so that a client's use is specialized for its `Answer` (a lookup is on a
+    // server's I/O thread for every request it answers from here).
+    @usableFromInline struct State {
+        @usableFromInline var entries: [String: Entry] = [:]
         /// Stream → the users whose kept answers read it besides their own (aliases, transfer senders).
-        var readers: [String: Set<String>] = [:]
+        @usableFromInline var readers: [String: Set<String>] = [:]
         /// Bumped by every `drop`.
-        var generation: UInt64 = 0
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline init() {}
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
     /// The most answers kept; past it, arbitrary ones are dropped.
     public let capacity: Int
 
     public init(capacity: Int = 100_000) { self.capacity = max(1, capacity) }
 
     /// The generation to pass to `keep` for an answer whose read starts now.
-    public var generation: UInt64 { state.withLock { $0.generation } }
+    @inlinable public var generation: UInt64 { state.withLock { $0.generation } }
 
     /// The kept answer for `user`, if it is still true at `now`.
-    public func answer(for user: String, at now: Timestamp) -> Answer? {
+    @inlinable public func answer(for user: String, at now: Timestamp) -> Answer? {
         state.withLock { s in
             guard let e = s.entries[user] else { return nil }
             if let until = e.validUntil, now >= until {
@@ -56,7 +59,7 @@ public final class UserAnswerCache<Answer: Sendable>: Sendable {
     }
 
     /// Keeps an answer whose read began at `generation`; a drop since then discards it.
-    public func keep(_ entry: Entry, for user: String, builtAt generation: UInt64) {
+    @inlinable public func keep(_ entry: Entry, for user: String, builtAt generation: UInt64) {
         state.withLock { s in
             guard s.generation == generation else { return }
             if s.entries[user] == nil, s.entries.count >= capacity {
@@ -70,7 +73,7 @@ public final class UserAnswerCache<Answer: Sendable>: Sendable {
     }
 
     /// Drops the answers that records appended for `users` can change.
-    public func drop(_ users: some Sequence<String>) {
+    @inlinable public func drop(_ users: some Sequence<String>) {
         state.withLock { s in
             s.generation &+= 1
             for user in users {
@@ -83,5 +86,5 @@ public final class UserAnswerCache<Answer: Sendable>: Sendable {
     }
 
     /// How many answers are kept.
-    public var count: Int { state.withLock { $0.entries.count } }
+    @inlinable public var count: Int { state.withLock { $0.entries.count } }
 }

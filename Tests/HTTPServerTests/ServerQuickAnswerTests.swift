@@ -74,6 +74,16 @@ import Testing
         var snapshot: (pending: [String], flushed: [String], flushes: Int) { state.withLock { $0 } }
     }
 
+    @Test("a line appended as bytes is the same line as jsonLine, escaped or not")
+    func appendedLineIsJSONLine() throws {
+        for entry in [HTTPRequestLog(method: "GET", path: "/billing/entitlements", status: 200, microseconds: 12, requestBytes: 0, responseBytes: 153),
+                      HTTPRequestLog(method: "-", path: "/a\"b\\c\n\u{7F}é", status: 400, microseconds: 0, requestBytes: 9, responseBytes: 5)] {
+            var out: [UInt8] = []
+            entry.appendJSONLine(to: &out)
+            #expect(String(decoding: out, as: UTF8.self) == entry.jsonLine)
+        }
+    }
+
     @Test("every request's line reaches the flush, in order, once the server stops")
     func linesAreFlushed() throws {
         let lines = Lines()

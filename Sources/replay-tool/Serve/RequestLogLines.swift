@@ -13,9 +13,8 @@ final class RequestLogLines: Sendable {
     init(descriptor: Int32 = 2) { self.descriptor = descriptor }
 
     func add(_ entry: HTTPRequestLog) {
-        let line = entry.jsonLine
         pending.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
+            entry.appendJSONLine(to: &buffer)
             buffer.append(0x0A)
         }
     }
