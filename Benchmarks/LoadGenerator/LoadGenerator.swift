@@ -22,6 +22,19 @@ public final class LoadConnection {
 
     deinit { SocketCalls.close(descriptor) }
 
+    /// Sends one request and waits for its response; returns its status.
+    public func ask(_ request: [UInt8]) throws -> Int {
+        try SocketCalls.writeAll(descriptor, request)
+        var scratch = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let status = takeResponse() { return status }
+            guard case .bytes(let n) = try SocketCalls.read(descriptor, into: &scratch, count: scratch.count) else {
+                throw SocketError(call: "bench: server closed", errno: 104)
+            }
+            buffer += scratch[0..<n]
+        }
+    }
+
     /// Removes one complete response from the buffer if there is one; returns its status, or nil.
     func takeResponse() -> Int? {
         guard buffer.count >= 4 else { return nil }

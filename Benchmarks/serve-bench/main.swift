@@ -2,26 +2,30 @@
 // same run: Python's http.server writing each webhook to SQLite with synchronous=FULL (a commit
 // per request) and reading entitlements from it.
 //   swift build -c release --product replay-tool --product serve-bench
-//   .build/release/serve-bench --log /tmp/bench10m [--profile handz] [--users 1000000] [--seconds 10] [--connections 32]
+//   .build/release/serve-bench --log /tmp/bench10m [--profile handz] [--users 1000000] [--hot 10000] [--seconds 10] [--connections 32]
+// Entitlements are measured twice: spread over all --users (nearly every request a user not asked
+// before: the read through the indexes), then over a working set of --hot users, each asked once
+// first (warm-up, not measured), then again and again (kept answers).
 // Webhooks append to the log (new ids, new users w_*): run it on a copy to keep the log as it was.
 import Foundation
 import HTTPServer
 import LoadGenerator
 
-var log = "", profile = "handz", users = 1_000_000, seconds = 10.0, connections = 32, python = true
+var log = "", profile = "handz", users = 1_000_000, hot = 10_000, seconds = 10.0, connections = 32, python = true
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
     switch a {
     case "--log": log = arguments.next() ?? log
     case "--profile": profile = arguments.next() ?? profile
     case "--users": users = arguments.next().flatMap(Int.init) ?? users
+    case "--hot": hot = max(1, arguments.next().flatMap(Int.init) ?? hot)
     case "--seconds": seconds = arguments.next().flatMap(Double.init) ?? seconds
     case "--connections": connections = arguments.next().flatMap(Int.init) ?? connections
     case "--no-python": python = false
     default: print("unknown argument \(a)"); exit(2)
     }
 }
-guard !log.isEmpty else { print("usage: serve-bench --log DIR [--profile P] [--users N] [--seconds S] [--connections C] [--no-python]"); exit(2) }
+guard !log.isEmpty else { print("usage: serve-bench --log DIR [--profile P] [--users N] [--hot N] [--seconds S] [--connections C] [--no-python]"); exit(2) }
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -36,9 +40,13 @@ let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathCompon
     let body = #"{"api_version":"1.0","event":{"id":"bench-\#(getpid())-\#(c)-\#(s)","type":"INITIAL_PURCHASE","app_user_id":"w_\#(c)_\#(s)","product_id":"handz.pro.monthly","transaction_id":"t-\#(getpid())-\#(c)-\#(s)","original_transaction_id":"t-\#(getpid())-\#(c)-\#(s)","event_timestamp_ms":\#(now),"purchased_at_ms":\#(now),"expiration_at_ms":\#(now + 2_592_000_000),"store":"APP_STORE","environment":"PRODUCTION","price":9.99,"currency":"USD","period_type":"NORMAL"}}"#
     return Array("POST /billing/webhook HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-secret\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
 }
-let userCount = users
+let userCount = users, hotCount = min(hot, users)
 @Sendable func entitlements(_ c: Int, _ s: Int) -> [UInt8] {
     let user = (c &* 7919 &+ s &* 104_729) % userCount
+    return Array("GET /billing/entitlements?user=u_\(user) HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-key\r\n\r\n".utf8)
+}
+@Sendable func hotEntitlements(_ c: Int, _ s: Int) -> [UInt8] {
+    let user = (c &* 7919 &+ s &* 104_729) % hotCount
     return Array("GET /billing/entitlements?user=u_\(user) HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-key\r\n\r\n".utf8)
 }
 
@@ -73,7 +81,16 @@ let address = SocketAddress(host: "127.0.0.1", port: port)
 print("log \(log), profile \(profile), \(connections) keep-alive connections, \(seconds) s each, load generator in this process")
 print(String(format: "replay-tool serve resident memory at start: %.0f MiB", residentMiB(server.processIdentifier)))
 try measure("replay-tool serve  POST /billing/webhook (acknowledged once durable)", address, connections: connections, seconds: seconds, request: webhook)
-try measure("replay-tool serve  GET /billing/entitlements", address, connections: connections, seconds: seconds, request: entitlements)
+try measure("replay-tool serve  GET /billing/entitlements, \(userCount) users", address, connections: connections, seconds: seconds, request: entitlements)
+// The working set asked once each (the answers built and kept), then measured.
+let warming = try LoadConnection(address)
+let warmStart = nanoseconds()
+for user in 0..<hotCount {
+    let status = try warming.ask(Array("GET /billing/entitlements?user=u_\(user) HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer bench-key\r\n\r\n".utf8))
+    if status != 200 { print("warm-up: u_\(user) answered \(status)"); exit(1) }
+}
+print(String(format: "replay-tool serve  warm-up: %d users asked once each, one connection, in %.1f s", hotCount, Double(nanoseconds() - warmStart) / 1e9))
+try measure("replay-tool serve  GET /billing/entitlements, \(hotCount) users asked again and again", address, connections: connections, seconds: seconds, request: hotEntitlements)
 print(String(format: "replay-tool serve resident memory after: %.0f MiB", residentMiB(server.processIdentifier)))
 server.terminate()
 server.waitUntilExit()

@@ -47,64 +47,83 @@ extension EventLoop {
     /// refuses it, or waits for more (sending `100 Continue` when asked).
     func parseInput(_ connection: Connection) {
         defer { updateInterest(connection) }
-        guard connection.phase == .open, connection.inFlight == nil, !connection.closeAfterOutput else { return }
-        guard connection.pendingInput > 0 else {
-            connection.requestStarted = nil
-            if connection.peerClosed && connection.pendingOutput == 0 { close(connection) }
-            return
-        }
-        if connection.requestStarted == nil { connection.requestStarted = now }
-        switch connection.parser.parse(connection.input, from: connection.inputStart) {
-        case .incomplete(let expectsContinue):
-            if connection.peerClosed {
-                close(connection)
-            } else if expectsContinue && !connection.sentContinue {
-                connection.sentContinue = true
-                connection.output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                flush(connection)
+        // One request after another while each is answered at once (`quickAnswer`), so that
+        // pipelined requests never recurse.
+        while connections[connection.id] != nil {
+            guard connection.phase == .open, connection.inFlight == nil, !connection.closeAfterOutput else { return }
+            guard connection.pendingInput > 0 else {
+                connection.requestStarted = nil
+                if connection.peerClosed && connection.pendingOutput == 0 { close(connection) }
+                return
             }
-        case .request(let request, let consumed):
-            connection.inputStart += consumed
-            connection.compactInput()
-            connection.requestStarted = nil
-            connection.sentContinue = false
-            dispatch(request, on: connection)
-        case .rejected(let error):
-            refuse(connection, status: error.status, check: error)
+            if connection.requestStarted == nil { connection.requestStarted = now }
+            switch connection.parser.parse(connection.input, from: connection.inputStart) {
+            case .incomplete(let expectsContinue):
+                if connection.peerClosed {
+                    close(connection)
+                } else if expectsContinue && !connection.sentContinue {
+                    connection.sentContinue = true
+                    connection.output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                    flush(connection)
+                }
+                return
+            case .request(let request, let consumed):
+                connection.inputStart += consumed
+                connection.compactInput()
+                connection.requestStarted = nil
+                connection.sentContinue = false
+                guard dispatch(request, on: connection) else { return }
+            case .rejected(let error):
+                refuse(connection, status: error.status, check: error)
+                return
+            }
         }
     }
 
-    private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+    /// Marks the request in flight and hands it to the workers, or answers it at once when
+    /// `quickAnswer` can (then returns true: the caller parses the next one).
+    private func dispatch(_ request: HTTPRequest, on connection: Connection) -> Bool {
         let keepAlive = configuration.keepAlive && request.keepAlive && !stopping
         connection.inFlight = Connection.InFlight(
             method: request.method, path: request.path, keepAlive: keepAlive,
             announceKeepAlive: keepAlive && request.version == .http1_0, headOnly: request.method == "HEAD",
             received: now, requestBytes: request.body.count)
+        if let quick = configuration.quickAnswer, let response = quick(request) {
+            answer(connection, with: response)
+            return true
+        }
         pool.submit(request, HTTPResponder(connection: connection.id, queue: completions))
+        return false
     }
 
     /// Writes the responses handlers have finished, then parses any pipelined request.
     func deliverResponses() {
         for completion in completions.takeAll() {
-            guard let connection = connections[completion.connection], let flight = connection.inFlight else { continue }
-            connection.inFlight = nil
-            // A client that shut its side is answered to the end of what it pipelined, then closed.
-            let close = !flight.keepAlive || stopping || (connection.peerClosed && connection.pendingInput == 0)
-            let options = HTTPResponse.WireOptions(close: close, announceKeepAlive: flight.announceKeepAlive && !close,
-                                                   headOnly: flight.headOnly)
-            var response = completion.response
-            var sent = response.serialize(into: &connection.output, options)
-            if sent == nil {
-                response = HTTPResponse(status: 500, text: "the handler's response had an invalid status or header\n")
-                sent = response.serialize(into: &connection.output, options)
-            }
-            log(HTTPRequestLog(method: flight.method, path: flight.path, status: response.status,
-                               microseconds: Int((now &- flight.received) / 1_000), requestBytes: flight.requestBytes,
-                               responseBytes: sent ?? 0))
-            if close { connection.closeAfterOutput = true }
-            flush(connection)
+            guard let connection = connections[completion.connection], connection.inFlight != nil else { continue }
+            answer(connection, with: completion.response)
             if connections[connection.id] != nil { parseInput(connection) }
         }
+    }
+
+    /// Writes the response to the request in flight on `connection`, logs it, and sends it.
+    private func answer(_ connection: Connection, with answer: HTTPResponse) {
+        guard let flight = connection.inFlight else { return }
+        connection.inFlight = nil
+        // A client that shut its side is answered to the end of what it pipelined, then closed.
+        let close = !flight.keepAlive || stopping || (connection.peerClosed && connection.pendingInput == 0)
+        let options = HTTPResponse.WireOptions(close: close, announceKeepAlive: flight.announceKeepAlive && !close,
+                                               headOnly: flight.headOnly)
+        var response = answer
+        var sent = response.serialize(into: &connection.output, options)
+        if sent == nil {
+            response = HTTPResponse(status: 500, text: "the handler's response had an invalid status or header\n")
+            sent = response.serialize(into: &connection.output, options)
+        }
+        log(HTTPRequestLog(method: flight.method, path: flight.path, status: response.status,
+                           microseconds: Int((now &- flight.received) / 1_000), requestBytes: flight.requestBytes,
+                           responseBytes: sent ?? 0))
+        if close { connection.closeAfterOutput = true }
+        flush(connection)
     }
 
     /// Answers `status` with `Connection: close` (a refusal from the parser, a timeout, or 503
@@ -205,6 +224,8 @@ extension EventLoop {
     }
 
     func log(_ entry: HTTPRequestLog) {
-        configuration.requestLog?(entry)
+        guard let requestLog = configuration.requestLog else { return }
+        requestLog(entry)
+        loggedSinceFlush = true
     }
 }

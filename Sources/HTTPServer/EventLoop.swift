@@ -23,6 +23,8 @@ final class EventLoop {
     var nextID: UInt64 = 2
     var now: UInt64
     var nextSweep: UInt64
+    /// True once `log` was called since the last `requestLogFlush`.
+    var loggedSinceFlush = false
     var acceptPausedUntil: UInt64?
     var stopping = false
     var stopDeadline: UInt64 = 0
@@ -62,6 +64,7 @@ final class EventLoop {
     /// ran out). Closes the listener, every connection and the poll before returning.
     func run() throws(SocketError) {
         defer {
+            flushRequestLog()
             for connection in Array(connections.values) { close(connection) }
             if let listener { SocketCalls.close(listener) }
             listener = nil
@@ -87,7 +90,15 @@ final class EventLoop {
                 sweep()
                 nextSweep = now &+ tickNanoseconds
             }
+            flushRequestLog()
         }
+    }
+
+    /// Tells the request logger that a round of readiness ended, if it logged anything in it.
+    private func flushRequestLog() {
+        guard loggedSinceFlush else { return }
+        loggedSinceFlush = false
+        configuration.requestLogFlush?()
     }
 
     private func waitMilliseconds() -> Int32 {

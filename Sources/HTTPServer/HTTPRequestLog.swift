@@ -30,6 +30,36 @@ public struct HTTPRequestLog: Sendable, Equatable {
         "{\"method\":\(Self.quoted(method)),\"path\":\(Self.quoted(path)),\"status\":\(status),\"us\":\(microseconds),\"in\":\(requestBytes),\"out\":\(responseBytes)}"
     }
 
+    /// The same line appended to `out` as UTF-8, without its newline (a logger that gathers many).
+    public func appendJSONLine(to out: inout [UInt8]) {
+        func plain(_ text: String) -> Bool {
+            text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        }
+        func string(_ text: String) {
+            if plain(text) {
+                out.append(0x22)
+                out.append(contentsOf: text.utf8)
+                out.append(0x22)
+            } else {
+                out.append(contentsOf: Self.quoted(text).utf8)
+            }
+        }
+        func number(_ n: Int) { out.append(contentsOf: String(n).utf8) }
+        out.append(contentsOf: #"{"method":"#.utf8)
+        string(method)
+        out.append(contentsOf: #","path":"#.utf8)
+        string(path)
+        out.append(contentsOf: #","status":"#.utf8)
+        number(status)
+        out.append(contentsOf: #","us":"#.utf8)
+        number(microseconds)
+        out.append(contentsOf: #","in":"#.utf8)
+        number(requestBytes)
+        out.append(contentsOf: #","out":"#.utf8)
+        number(responseBytes)
+        out.append(0x7D)
+    }
+
     private static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

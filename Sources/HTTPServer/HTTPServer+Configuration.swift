@@ -27,6 +27,15 @@ extension HTTPServer {
         public var backlog: Int32
         /// Called on the I/O thread once per answered request (keep it quick); nil logs nothing.
         public var requestLog: (@Sendable (HTTPRequestLog) -> Void)?
+        /// Called on the I/O thread after each round of readiness in which `requestLog` was
+        /// called, and when the server stops: a logger that gathers lines writes them here, one
+        /// write for all the requests of a round instead of one each.
+        public var requestLogFlush: (@Sendable () -> Void)? = nil
+        /// Tried on the I/O thread before a request goes to the workers: an answer that can be
+        /// given at once without blocking (a kept answer), or nil to hand the request to the
+        /// handler. It runs between every connection's reads and writes, so it must be quick.
+        /// Saves the two thread hand-offs (and their wake-ups) of a worker's answer.
+        public var quickAnswer: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil
 
         /// The defaults: 127.0.0.1, a free port, 512 connections, 10 s to send a request,
         /// 10 s idle, 2 s linger, 30 s grace, 16 KiB / 100 headers / 1 MiB body, keep-alive on,

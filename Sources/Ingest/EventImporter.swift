@@ -72,6 +72,9 @@ public struct EventImporter {
     /// its own lines): its records' positions once appended (after the fsync), a duplicate's
     /// existing position, a skipped store type, or a rejection. Lines numbered as in `Rejection`.
     public var lineOutcome: (@Sendable (_ line: Int, _ outcome: LineOutcome) -> Void)?
+    /// Called for each record appended (not for duplicates), with its stream and payload, once
+    /// its batch is in the log (serve's answer cache drops what the record can change).
+    public var recordAppended: (@Sendable (_ stream: String, _ payload: [UInt8]) -> Void)?
 
     /// What became of one line (`lineOutcome`).
     public enum LineOutcome: Sendable, Equatable {
@@ -244,7 +247,7 @@ public struct EventImporter {
         // Two threads (`appendsWhileReading`): the batch in flight, and what the lines read since
         // it was submitted counted, added to the summary once it is in (as if it had been
         // appended before they were read).
-        let appender = !streaming && source == .canonical && appendsWhileReading && lineOutcome == nil ? BatchAppender(log: log) : nil
+        let appender = !streaming && source == .canonical && appendsWhileReading && lineOutcome == nil && recordAppended == nil ? BatchAppender(log: log) : nil
         defer { _ = appender?.settle() }
         var heldOtherPartitions = 0
         /// Waits for the batch in flight, counts it, and throws `InFlightFailure` if it failed.
@@ -278,6 +281,9 @@ public struct EventImporter {
             } else if !batch.isEmpty {
                 let appended = try log.append(batch)
                 receipt = appended
+                if let recordAppended {
+                    for a in appended.appended { recordAppended(batch[a.index].stream, batch[a.index].payload) }
+                }
                 if let lineOutcome {
                     for a in appended.appended { lineOutcome(batchLines[a.index], .appended(a.position)) }
                     for d in appended.duplicates { lineOutcome(batchLines[d.index], .duplicate(d.existingPosition)) }

@@ -7,15 +7,19 @@ extension Replay {
     /// (`EventLog.records(withKey:)`) instead of a pass over every record; and each store
     /// transaction id a record names (`transaction:ID`, for `data.transaction` and
     /// `data.originalTransaction`), so that an App Store notification without `appAccountToken`
-    /// finds its user without a scan. Only payloads holding the canonical markers are decoded.
-    /// Every handle of the tool opens the log with it: index files built with another function
-    /// are not used (the log indexes the segments again).
-    public static let secondaryKeys = SecondaryKeys(name: "transfer-to+transactions/2") { _, payload in
+    /// finds its user without a scan; and the app user id an event arrived under when it was
+    /// filed under another id of the same subscriber (`alias:ID`, `AppUserAlias`), so that the
+    /// identified id finds the anonymous id's history. Only payloads holding the canonical
+    /// markers are decoded. Every handle of the tool opens the log with it: index files built
+    /// with another function are not used (the log indexes the segments again).
+    public static let secondaryKeys = SecondaryKeys(name: "transfer-to+transactions+aliases/3") { _, payload in
         let transfer = transferMarker.withUnsafeBytes { EventCodec.line(payload, holds: $0) }
         let transaction = transactionMarkers.contains { marker in marker.withUnsafeBytes { EventCodec.line(payload, holds: $0) } }
-        guard transfer || transaction, let event = try? EventCodec.decode(payload) else { return [] }
+        let alias = AppUserAlias.marker.withUnsafeBytes { EventCodec.line(payload, holds: $0) }
+        guard transfer || transaction || alias, let event = try? EventCodec.decode(payload) else { return [] }
         var keys: [String] = []
         if case .transfer(let t) = event.data { keys.append(t.to) }
+        if alias, let id = AppUserAlias.appUserID(of: event) { keys.append(aliasKey(id)) }
         if event.type.isStoreEvent {
             let ref = event.data.subscriptionRef
             if let o = ref.originalTransaction { keys.append(transactionKey(o)) }

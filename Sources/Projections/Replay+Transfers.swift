@@ -52,6 +52,10 @@ extension Replay {
     /// handle opened with indexes and `secondaryKeys`, both are read through the indexes,
     /// otherwise gathered by one checked pass over the log; when someone transferred to the user,
     /// the senders' streams are read too, folded to see what they handed over.
+    /// The events that arrived under `user` but were filed under another id of the same
+    /// subscriber (`AppUserAlias`: RevenueCat's anonymous id the ledger knew first) are found
+    /// through the alias index, and those streams are the user's too: one timeline, and the
+    /// transfers to any of them.
     /// With `knownAt`, only records the log had recorded by then count.
     public static func history(log: EventLog, user: String, options: ReplayOptions, knownAt: Timestamp? = nil) throws -> UserHistory {
         func timeline(_ events: [StoredEvent]?) -> UserTimeline {
@@ -63,19 +67,28 @@ extension Replay {
         func gather(_ users: Set<String>, _ recipient: String?) throws -> (streams: [String: [StoredEvent]], transfers: [String: [StoredEvent]]) {
             indexed ? try readIndexed(log, streams: users, transfersTo: recipient) : try read(log, streams: users, transfersTo: recipient)
         }
-        let first = try gather([user], user)
+        let aliased = try aliasedStreams(of: user, in: log)
+        let ids = [user] + aliased
+        var first = try gather(Set(ids), user)
+        for other in aliased {
+            for (sender, events) in try gather([], other).transfers { first.transfers[sender, default: []] += events }
+        }
         let senders = first.transfers.keys.sorted()
         let theirs = senders.isEmpty ? [:] : try gather(Set(senders), nil).streams
         let decider = PlanDecider(profile: options.profile)
         var received: [TransferIn] = []
         for sender in senders {
             let fold = refold(timeline(theirs[sender]), user: sender, decider: decider, options: options)
-            guard let out = fold.transferOut, out.to == user,
+            guard let out = fold.transferOut, ids.contains(out.to),
                   let stored = first.transfers[sender]?.last(where: { $0.event.time == out.time && $0.recorded <= knownAt ?? $0.recorded })
             else { continue }
             received.append(TransferIn(from: sender, stored: stored, subscription: out.subscription))
         }
-        return UserHistory(user: user, timeline: timeline(first.streams[user]), transfersIn: received)
+        let own = ids.flatMap { first.streams[$0] ?? [] }
+        var history = UserHistory(user: user, timeline: timeline(own), transfersIn: received)
+        history.aliasedStreams = aliased
+        history.transferSenders = senders
+        return history
     }
 
     /// One checked pass over the log: the events in the streams of `users`, and, with a

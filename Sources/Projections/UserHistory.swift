@@ -9,6 +9,16 @@ public struct UserHistory: Sendable {
     /// Transfers to this user folded by the instant asked, in the order a full replay hands them
     /// over (by sender id); one is received only if the user has no subscription running then.
     public var transfersIn: [TransferIn]
+    /// The other streams read as this user's: where events that arrived under this id were filed
+    /// (`AppUserAlias`), sorted; empty for most users.
+    public var aliasedStreams: [String] = []
+
+    /// The users whose `transfer` names this user (or an aliased stream), received or not.
+    public var transferSenders: [String] = []
+
+    /// Every user whose stream this history read: the user, the aliased streams, and the senders
+    /// of transfers to them (what an answer built from it depends on).
+    public var sources: [String] { [user] + aliasedStreams + transferSenders }
 
     /// The state as of `instant`: the own events folded, then the transfers handed over.
     public func state(_ decider: PlanDecider, at instant: Timestamp) -> SubscriberState {
@@ -17,5 +27,17 @@ public struct UserHistory: Sendable {
             decider.evolve(&s, t.received)
         }
         return s
+    }
+
+    /// The first instant after `now` at which an answer built from this history as of `now` can
+    /// change without a new record: the state's next timer (trial end, grace end, expiry), or a
+    /// record or received transfer dated after `now`; nil when none is ahead. `state` is this
+    /// history's state as of `now`.
+    public func nextChange(after now: Timestamp, state: SubscriberState, decider: PlanDecider) -> Timestamp? {
+        var instants: [Timestamp] = []
+        if let timer = decider.timers(state, after: now, upTo: Timestamp(nanoseconds: .max)).first { instants.append(timer) }
+        if let later = timeline.entries.first(where: { $0.stored.event.time > now }) { instants.append(later.stored.event.time) }
+        instants += transfersIn.map(\.stored.event.time).filter { $0 > now }
+        return instants.min()
     }
 }

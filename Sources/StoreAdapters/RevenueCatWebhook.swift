@@ -28,7 +28,9 @@ enum RevenueCatWebhook {
                 // A purchase made before logging in ($RCAnonymousID:…) keeps its user, the first id
                 // the ledger knew, when later events come under the identified app_user_id.
                 let others = try [e.string("original_app_user_id")].compactMap { $0 } + e.strings("aliases")
+                // The id it came under is kept (`AppUserAlias`): the log's index finds the subscriber by it.
                 if let known = others.first(where: { !$0.isEmpty && $0 != user && knownUser($0) }) {
+                    if let alias = AppUserAlias.extraField(user) { d.extra.append(alias) }
                     return .events([Event(id: id, type: t, user: known, time: time, source: .server, fields: d)])
                 }
             }

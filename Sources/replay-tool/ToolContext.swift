@@ -24,9 +24,12 @@ enum Common {
 
     /// The clock: `REPLAY_TOOL_NOW` (an RFC 3339 instant, for reproducible demos and tests) or the system's.
     static func now() -> Timestamp {
-        if let fixed = ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"], let t = Timestamp.parse(fixed) { return t }
+        if let fixedNow { return fixedNow }
         return Timestamp(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
     }
+
+    /// `REPLAY_TOOL_NOW`, read once (a server asks the clock at every request).
+    private static let fixedNow: Timestamp? = ProcessInfo.processInfo.environment["REPLAY_TOOL_NOW"].flatMap { Timestamp.parse($0) }
 
     /// Refuses a `--user` the log could never hold (empty, over 65,535 bytes, a control character): exit 2.
     static func checkUser(_ user: String) throws {

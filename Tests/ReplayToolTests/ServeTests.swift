@@ -75,9 +75,9 @@ import TestKit
         #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "POST")
         // Hostile framing: a body announced over 1 MiB, headers over 16 KiB, both lengths at once.
         let huge = try served.raw(Array("POST /events HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \(ServedLedger.apiKey)\r\nContent-Length: 2000000\r\n\r\n".utf8))
-        #expect(huge.status == 413)
+        #expect(huge.status == 413 && huge.headers["content-type"] == "application/json" && (huge.json?["error"] as? String)?.hasPrefix("413 ") == true, "\(huge.body)")
         let longHeaders = try served.raw(Array(("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Long: " + String(repeating: "a", count: 20_000) + "\r\n\r\n").utf8))
-        #expect(longHeaders.status == 431)
+        #expect(longHeaders.status == 431 && (longHeaders.json?["error"] as? String)?.hasPrefix("431 ") == true, "\(longHeaders.body)")
         let both = try served.raw(Array("POST /events HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}".utf8))
         #expect(both.status == 400)
         let nul = try served.raw(Array("GET /healthz\u{0} HTTP/1.1\r\nHost: t\r\n\r\n".utf8))

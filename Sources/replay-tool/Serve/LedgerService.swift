@@ -16,6 +16,8 @@ struct LedgerService: Sendable {
     let writes: WriteQueue
     let reads: ReadHandles
     let health: HealthState
+    /// Entitlements answers kept per user, dropped by the write queue's commits.
+    let answers: UserAnswerCache<HTTPResponse>
 
     /// Answers one request (on a worker thread; writes are answered later by the write queue).
     func handle(_ request: HTTPRequest, _ responder: HTTPResponder) {
@@ -24,6 +26,15 @@ struct LedgerService: Sendable {
         case .queued: break
         case .notFound: responder.respond(ServedJSON.error(404, "no such resource"))
         }
+    }
+
+    /// A kept entitlements answer, given on the I/O thread (`HTTPServer.Configuration.quickAnswer`):
+    /// only to a `GET /billing/entitlements` with the api key whose user has an answer still true
+    /// now. Anything else (nil) goes to the workers and `handle`, which also answers refusals.
+    func quickAnswer(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "GET", request.path == "/billing/entitlements", let user = request.queryValue("user"), !user.isEmpty,
+              apiKey.admits(request) else { return nil }
+        return answers.answer(for: user, at: Common.now())
     }
 
     /// What a route did with a request.
@@ -125,7 +136,9 @@ struct LedgerService: Sendable {
         return String(line[colon.upperBound...])
     }
 
-    /// Seed 002's entitlements answer, as of now, from a kept read handle.
+    /// Seed 002's entitlements answer, as of now: the kept answer while it is still true, else
+    /// one built from a kept read handle (the user's records read through the indexes, each
+    /// checked) and kept until the user's next timer or a commit that touches the user.
     private func entitlements(_ user: String) -> HTTPResponse {
         do {
             try ValueRanges.checkUser(user, "user")
@@ -133,13 +146,16 @@ struct LedgerService: Sendable {
             return ServedJSON.error(400, error.reason)
         }
         let now = Common.now()
+        if let kept = answers.answer(for: user, at: now) { return kept }
+        let generation = answers.generation
         do {
-            let view = try reads.with { log in
-                let decider = PlanDecider(profile: profile)
-                let history = try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: now))
-                return decider.view(history.state(decider, at: now), at: now)
-            }
-            return ServedJSON.ok(Self.entitlementsJSON(view))
+            let decider = PlanDecider(profile: profile)
+            let history = try reads.with { log in try Replay.history(log: log, user: user, options: ReplayOptions(profile: profile, asOf: now)) }
+            let state = history.state(decider, at: now)
+            let response = ServedJSON.ok(Self.entitlementsJSON(decider.view(state, at: now)))
+            answers.keep(.init(answer: response, validUntil: history.nextChange(after: now, state: state, decider: decider), sources: history.sources),
+                         for: user, builtAt: generation)
+            return response
         } catch {
             return ServedJSON.error(500, "\(error)")
         }

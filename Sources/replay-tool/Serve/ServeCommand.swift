@@ -50,16 +50,16 @@ enum ServeCommand {
         let sync = a.value("--postgres").map { PostgresFollower(directory: directory, profile: profileArgument, conninfo: $0, health: health) }
         var committed: (@Sendable () -> Void)?
         if let sync { committed = { sync.poke() } }
-        let writes = WriteQueue(log: log, profile: profile, opener: opener, committed: committed)
+        let answers = UserAnswerCache<HTTPResponse>()
+        let writes = WriteQueue(log: log, profile: profile, opener: opener, answers: answers, committed: committed)
         let service = LedgerService(directory: directory, profile: profile, profileArgument: profileArgument, webhookSecret: webhookSecret,
-                                    apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory), health: health)
+                                    apiKey: apiKey, writes: writes, reads: ReadHandles(directory: directory, commits: { writes.commits }), health: health, answers: answers)
         var configuration = HTTPServer.Configuration(host: host, port: port)
         if let n = try Common.number(a, "--max-connections", in: 1...100_000) { configuration.maxConnections = Int(n) }
-        configuration.requestLog = { entry in
-            var line = Array(entry.jsonLine.utf8)
-            line.append(0x0A)
-            try? line.withUnsafeBytes { try StandardStream.writeAll(2, $0) }   // a log line that cannot be written is dropped, never the request
-        }
+        let requestLines = RequestLogLines()
+        configuration.requestLog = { entry in requestLines.add(entry) }
+        configuration.requestLogFlush = { requestLines.flush() }
+        configuration.quickAnswer = { request in service.quickAnswer(request) }
         let server = HTTPServer(configuration: configuration) { request, responder in service.handle(request, responder) }
         let stop = try PlatformStream.StopSignals.install()
         do { try server.start() } catch { throw ToolError.input("cannot listen on \(host):\(port): \(error)") }

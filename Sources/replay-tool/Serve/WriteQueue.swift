@@ -37,11 +37,18 @@ final class WriteQueue: Sendable {
     /// Called after each commit that appended something (the PostgreSQL sync, which finds the
     /// touched users itself from its checkpoint).
     let committed: (@Sendable () -> Void)?
+    /// Commits that appended something, counted once durable and before their writes are answered.
+    private let appendedCommits = Atomic<UInt64>(0)
+    /// How many commits appended something so far (read handles skip catching up when unchanged).
+    var commits: UInt64 { appendedCommits.load(ordering: .acquiring) }
+    /// The kept answers a commit's records can change, dropped before the commit's writes are answered.
+    let answers: UserAnswerCache<HTTPResponse>?
 
-    init(log: EventLog, profile: Profile, opener: JWSOpener, committed: (@Sendable () -> Void)? = nil) {
+    init(log: EventLog, profile: Profile, opener: JWSOpener, answers: UserAnswerCache<HTTPResponse>? = nil, committed: (@Sendable () -> Void)? = nil) {
         var rejected = RejectedLinesFile(logDirectory: log.directory)
         rejected.echoes = false
         writer = Mutex(Writer(log: log, profile: profile, opener: opener, rejected: rejected))
+        self.answers = answers
         self.committed = committed
     }
 
@@ -111,6 +118,7 @@ final class WriteQueue: Sendable {
             importer.appendsWhileReading = false
             importer.batchSize = max(10_000, line)
             importer.lineOutcome = { n, o in outcomes.add(n, o) }
+            if answers != nil { importer.recordAppended = { stream, payload in outcomes.touch(Replay.affectedUsers(stream: stream, payload: payload)) } }
             var summary = EventImporter.Summary()
             let before = w.log.head.position
             do {
@@ -121,6 +129,12 @@ final class WriteQueue: Sendable {
                 return .failure(error)
             }
         }
+        // Before any answer: a client that got its 200 reads its own write. (A failed commit
+        // appended nothing; what it touched is dropped all the same.)
+        let touched = outcomes.touched
+        // A failed commit counts too: read handles look again rather than trust what it left.
+        if case .success(false) = result {} else { appendedCommits.add(1, ordering: .releasing) }
+        if !touched.isEmpty { answers?.drop(touched) }
         switch result {
         case .failure(let error):
             for job in jobs { job.responder.respond(ServedJSON.error(500, "the ledger could not commit: \(error)")) }
@@ -172,6 +186,12 @@ final class WriteQueue: Sendable {
 /// The outcomes of one commit's lines, gathered as the importer reports them.
 private final class Outcomes: Sendable {
     private let byLine = Mutex<[(line: Int, outcome: EventImporter.LineOutcome)]>([])
+    private let users = Mutex<Set<String>>([])
+
+    /// The users whose kept answers the appended records can change.
+    func touch(_ affected: [String]) { users.withLock { $0.formUnion(affected) } }
+
+    var touched: Set<String> { users.withLock { $0 } }
 
     func add(_ line: Int, _ outcome: EventImporter.LineOutcome) { byLine.withLock { $0.append((line, outcome)) } }
 
