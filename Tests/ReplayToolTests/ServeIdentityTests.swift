@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 
 /// A RevenueCat subscriber first seen anonymous and later identified is one subscriber, through
 /// `import --from revenuecat` and through `serve`'s webhook; and `serve`'s kept entitlements

@@ -1,6 +1,7 @@
 import EventStore
 import HTTPServer
 import Synchronization
+import Platform
 
 /// serve's request log on stderr: each answered request's line gathered as the I/O thread logs
 /// it, written by `flush` once per round of readiness (`HTTPServer.Configuration.requestLogFlush`),
