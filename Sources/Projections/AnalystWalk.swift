@@ -123,7 +123,9 @@ struct AnalystWalk {
             }
         }
 
-        facts.firstSeen = events.first?.time
+        // A user first seen by a subscription handed to them (a recipient without events of their own) is a customer from then.
+        let firstArrival = senders.flatMap { $0.changes.filter { $0.transfer?.to == user }.map(\.time) }.min()
+        facts.firstSeen = [events.first?.time, firstArrival].compactMap { $0 }.min()
         var i = 0, j = 0
         var cursor: Timestamp?
         while true {
