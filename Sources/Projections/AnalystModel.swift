@@ -1,3 +1,4 @@
+import EventStore
 import SubscriptionDomain
 
 /// The analysts' model of a log as of its head: every user's dated facts (`AnalystFacts`) as
@@ -72,6 +73,12 @@ public struct AnalystModel: Sendable {
     var cohortMoney: [CohortMoney] = []
     var activity: [Activity] = []
     var spans: SpanIndex
+
+    /// What the model derives from: the projection fingerprint (profile, rules, fold code) and
+    /// the log's head (position and chain hash) it was built at.
+    var fingerprint = ""
+    public internal(set) var position: UInt64 = 0
+    var hash = EventStore.SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
 
     /// The earliest event of the log (a window's default start), if any.
     public internal(set) var firstEvent: Timestamp?

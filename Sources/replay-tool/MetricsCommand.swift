@@ -43,13 +43,16 @@ enum MetricsCommand {
         return s
     }
 
-    /// Each `--log`'s analysts' model, checked as every report checks its logs.
+    /// Each `--log`'s analysts' model (kept in its projections folder, built when missing or stale),
+    /// checked as every report checks its logs.
     static func models(_ a: ParsedArguments) throws -> [AnalystModel] {
         let profile = try Common.profile(a.value("--profile"))
         return try Common.logDirectories(a).map { directory in
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)
-            return try AnalystModel.build(directory: directory, profile: profile, partitions: max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))).model
+            var store = ProjectionStore(logDirectory: directory, profile: profile)
+            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            return try store.analystModel().model
         }
     }
 

@@ -136,3 +136,47 @@ import SubscriptionDomain
         }
     }
 }
+
+/// The kept analysts' model file: served only for the log's head, profile and rules, rebuilt
+/// (never served) when damaged, foreign or stale; the answer is the same either way.
+@Suite struct AnalystModelFiles {
+    static func answer(_ m: AnalystModel) -> ([AnalystBreakdown], [CustomerRow]) {
+        let start = TimeIndexes.start.nanoseconds, day = AnalystModels.day
+        let windows = m.metrics(bounds: (0...5).map { start + Int64($0) * 40 * day }, asOf: start + 200 * day, within: 7 * day, lifetime: 90 * day, segment: .product)
+        return (windows, m.customers(at: TimeIndexes.start + .days(60), where: CustomerFilter()).rows)
+    }
+
+    @Test func theStoredModelAnswersAsABuildAndIsRebuiltWhenTheLogGrowsOrTheFileIsDamaged() throws {
+        let log = try AnalystModels.randomLog(seed: 13)
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        let (built, rebuilt) = try store.analystModel()
+        #expect(rebuilt)
+        let (stored, again) = try store.analystModel()
+        #expect(!again, "the same head is served from the file")
+        let a = Self.answer(built), b = Self.answer(stored)
+        #expect(a.0 == b.0 && a.1 == b.1)
+        #expect(stored.position == built.position && stored.users == built.users)
+
+        let bytes = try #require(try DurableFile.read(path: store.analystModelPath))
+        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) {
+            var damaged = bytes
+            damaged[offset] ^= 0x10
+            ReportSummaries.writeFile(store.analystModelPath, damaged)
+            let (m, rebuilt) = try store.analystModel()
+            #expect(rebuilt, "a bit flip at \(offset) is rebuilt, never served")
+            let c = Self.answer(m)
+            #expect(c.0 == a.0 && c.1 == a.1, "bit flip at \(offset)")
+        }
+        ReportSummaries.writeFile(store.analystModelPath, Array(bytes.prefix(bytes.count / 2)))
+        #expect(try store.analystModel().rebuilt, "a truncated file is rebuilt")
+
+        // Another profile's rules (another fingerprint) and a longer log are built again.
+        var other = store
+        other.rulesFingerprint = "another"
+        ReportSummaries.writeFile(other.analystModelPath, bytes)
+        #expect(try other.analystModel().rebuilt, "another fingerprint inside the file")
+        try ReportSummaries.append([#"{"id":"late_1","type":"paywall_viewed","user":"new_user","time":"2026-02-01T00:00:00Z","data":{"context":"x"}}"#], to: log.path)
+        let (grown, rebuiltAfterAppend) = try store.analystModel()
+        #expect(rebuiltAfterAppend && grown.position == built.position + 1 && grown.users.contains("new_user"))
+    }
+}
