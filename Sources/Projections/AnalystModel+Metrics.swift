@@ -18,11 +18,23 @@ extension AnalystModel {
         guard bounds.count >= 2 else { return [] }
         let lane = segment.flatMap { Segment.allCases.firstIndex(of: $0) }
         let windows = bounds.count - 1
-        var out = [[Int32: AnalystMetrics]](repeating: [:], count: windows)
+        // Per window: slot 0 the total, slot id + 1 the segment value `names[id]` (touched: seen in the window).
+        var out = [[AnalystMetrics]](repeating: [AnalystMetrics()], count: windows)
+        var touched = [[Bool]](repeating: [], count: windows)
+        if lane != nil {
+            for w in 0..<windows {
+                out[w] = Array(repeating: AnalystMetrics(), count: names.count + 1)
+                touched[w] = Array(repeating: false, count: names.count + 1)
+            }
+        }
 
         func update(_ w: Int, _ seg: Seg, _ body: (inout AnalystMetrics) -> Void) {
-            body(&out[w][-1, default: AnalystMetrics()])
-            if let lane { body(&out[w][seg[lane], default: AnalystMetrics()]) }
+            body(&out[w][0])
+            if let lane {
+                let k = Int(seg[lane]) + 1
+                touched[w][k] = true
+                body(&out[w][k])
+            }
         }
         func name(_ id: Int32) -> String { names[Int(id)] }
 
@@ -37,12 +49,14 @@ extension AnalystModel {
             case .contraction: sign = 0
             }
             let mrrSign: Int64 = m.kind == .contraction ? -1 : (m.kind == .expansion ? 1 : sign)
-            let keys: [Int32] = (m.kind == .segmentIn || m.kind == .segmentOut) ? (lane.map { [m.seg[$0]] } ?? []) : [-1] + (lane.map { [m.seg[$0]] } ?? [])
-            for k in keys {
+            let c = name(m.currency)
+            func add(_ k: Int32) {
                 stock[k, default: AnalystMetrics()].active += Int(sign)
-                let c = name(m.currency)
                 if !c.isEmpty { stock[k, default: AnalystMetrics()].mrr[c, default: .init()].mrr += Money(micros: m.mrr &* mrrSign) }
             }
+            // A move between segments cancels in the total.
+            if m.kind != .segmentIn && m.kind != .segmentOut { add(-1) }
+            if let lane { add(m.seg[lane]) }
         }
         var i = 0
         while i < movements.count, movements[i].time < bounds[0] { moveStock(movements[i]); i += 1 }
@@ -65,8 +79,10 @@ extension AnalystModel {
                 }
             }
             for (k, s) in stock {
-                out[w][k, default: AnalystMetrics()].active = s.active
-                for (c, m) in s.mrr { out[w][k, default: AnalystMetrics()].mrr[c, default: .init()].mrr = m.mrr }
+                let slot = Int(k) + 1
+                if k >= 0 { touched[w][slot] = true }
+                out[w][slot].active = s.active
+                for (c, m) in s.mrr { out[w][slot].mrr[c, default: .init()].mrr = m.mrr }
             }
         }
 
@@ -96,8 +112,8 @@ extension AnalystModel {
                 paying.insert(ch.user)
                 if let lane { payingBySeg[ch.seg[lane], default: []].insert(ch.user) }
             }
-            out[w][-1, default: AnalystMetrics()].payingCustomers = paying.count
-            for (k, s) in payingBySeg { out[w][k, default: AnalystMetrics()].payingCustomers = s.count }
+            out[w][0].payingCustomers = paying.count
+            for (k, s) in payingBySeg { out[w][Int(k) + 1].payingCustomers = s.count }
             // Refunds of the window's charges known at asOf, taken from the charge's window.
             var f = Self.lowerBound(refunds, lo) { $0.chargeTime }
             while f < refunds.count, refunds[f].chargeTime < hi {
@@ -138,14 +154,13 @@ extension AnalystModel {
                 seen.insert(activity[a].user)
                 a += 1
             }
-            out[w][-1, default: AnalystMetrics()].activeCustomers = seen.count
+            out[w][0].activeCustomers = seen.count
         }
 
-        return out.map { table in
+        return (0..<windows).map { w in
             var b = AnalystBreakdown()
-            for (k, r) in table {
-                if k == -1 { b.total = r } else { b.segments[name(k)] = r }
-            }
+            b.total = out[w][0]
+            for k in touched[w].indices where touched[w][k] { b.segments[name(Int32(k - 1))] = out[w][k] }
             return b
         }
     }
