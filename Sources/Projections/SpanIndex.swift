@@ -33,7 +33,7 @@ struct SpanIndex: Sendable {
         for (i, r) in rows.enumerated() {
             while u < r.user { userStart.append(i); u += 1 }
             let start = r.span.start.nanoseconds
-            if r.end == AnalystModel.never || r.end &- start > Self.longSpan {
+            if r.end == AnalystModel.never || r.end <= start || r.end &- start > Self.longSpan {
                 groups[r.span.planState, default: Group()].long.append(Int32(i))
             } else {
                 for e in Self.epoch(of: start)...Self.epoch(of: r.end - 1) {

@@ -74,7 +74,9 @@ enum MetricsCommand {
         let models = try models(a)
         let start = from ?? models.compactMap { $0.firstEvent.flatMap { $0 <= to ? $0 : nil } }.min() ?? to
         // A window without --to (nor --by) includes the instant --at, as every plain report does.
-        let inclusive = a.value("--to") == nil && granularity == nil
+        // An explicit --from not before the window's end is an empty window, as for counts and revenue.
+        let empty = granularity == nil && from.map { $0 >= to } == true
+        let inclusive = a.value("--to") == nil && granularity == nil && !empty
         var bounds: [Timestamp]
         if let granularity {
             guard let buckets = SeriesBuckets(by: granularity, from: min(start, to), to: to) else {
@@ -82,7 +84,7 @@ enum MetricsCommand {
             }
             bounds = buckets.count == 0 ? [] : buckets.bounds
         } else {
-            bounds = [min(start, to), to]
+            bounds = [empty ? to : min(start, to), to]
         }
         var nanos = bounds.map(\.nanoseconds)
         if inclusive, let last = nanos.last { nanos[nanos.count - 1] = last == .max ? last : last + 1 }

@@ -95,6 +95,10 @@ import Testing
             let r = Self.tool(args + log, status: 2)
             #expect(r.err.contains(says) && r.err.split(separator: "\n").count == 1, "\(args): \(r.err)")
         }
+        // A --from not before the window's end is an empty window: nothing started, nothing charged.
+        let empty = Self.object(Self.tool(["metrics", "--format", "json", "--from", "2026-05-01T00:00:00Z", "--at", "2026-04-01T00:00:00Z"] + log).out)
+        #expect((empty["trialConversion"] as? [String: Any])?["started"] as? Int == 0 && (empty["refunds"] as? [String: Any])?["paidTransactions"] as? Int == 0)
+        #expect((empty["conversion"] as? [String: Any])?["newCustomers"] as? Int == 0)
         let pending = Self.object(Self.tool(["metrics", "--format", "json", "--at", "2026-01-10T00:00:00Z"] + log).out)
         let trials = try #require(pending["trialConversion"] as? [String: Int])
         #expect(trials["converted"]! + trials["pending"]! + trials["abandoned"]! == trials["started"]!)
