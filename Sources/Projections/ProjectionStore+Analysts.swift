@@ -11,11 +11,12 @@ extension ProjectionStore {
     /// makes), of this format and fingerprint (profile, rules, fold code), and its head is the
     /// log's head (same position, same chain hash). Otherwise it is built from the log (through
     /// the event cache) and saved; a file that cannot be saved leaves the answer standing.
-    public func analystModel() throws -> (model: AnalystModel, rebuilt: Bool) {
+    /// `spans: false` when no customer list is asked: the stored spans are then checked, not parsed.
+    public func analystModel(spans: Bool = true) throws -> (model: AnalystModel, rebuilt: Bool) {
         let log = try Self.openForScans(logDirectory)
         try afterOpeningLog?()
         let head = log.head.position
-        if let stored = try? AnalystModel.read(path: analystModelPath), stored.fingerprint == fingerprint, stored.position == head,
+        if let stored = try? AnalystModel.read(path: analystModelPath, spans: spans), stored.fingerprint == fingerprint, stored.position == head,
            try log.chainHash(at: head) == stored.hash {
             return (stored, false)
         }

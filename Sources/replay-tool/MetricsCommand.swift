@@ -44,15 +44,15 @@ enum MetricsCommand {
     }
 
     /// Each `--log`'s analysts' model (kept in its projections folder, built when missing or stale),
-    /// checked as every report checks its logs.
-    static func models(_ a: ParsedArguments) throws -> [AnalystModel] {
+    /// checked as every report checks its logs; `spans` for customer lists.
+    static func models(_ a: ParsedArguments, spans: Bool = false) throws -> [AnalystModel] {
         let profile = try Common.profile(a.value("--profile"))
         return try Common.logDirectories(a).map { directory in
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-            return try store.analystModel().model
+            return try store.analystModel(spans: spans).model
         }
     }
 

@@ -69,7 +69,7 @@ enum UsersCommand {
         let after = a.value("--after")
         var rows: [CustomerRow] = []
         var more = false
-        for model in try MetricsCommand.models(a) {
+        for model in try MetricsCommand.models(a, spans: true) {
             let page = model.customers(at: at, where: f, after: after, limit: limit)
             rows += page.rows
             more = more || page.more
