@@ -104,13 +104,3 @@ extension AnalystMetrics {
         return r
     }
 }
-
-extension AnalystBreakdown {
-    /// Two partitions' breakdowns of the same window as one.
-    public func adding(_ o: AnalystBreakdown) -> AnalystBreakdown {
-        var r = self
-        r.total = total.adding(o.total)
-        for (k, m) in o.segments { r.segments[k] = (r.segments[k] ?? AnalystMetrics()).adding(m) }
-        return r
-    }
-}

@@ -1,14 +1,5 @@
 import SubscriptionDomain
 
-/// The metrics of one window: of all users, and per value of the segment asked (if any).
-public struct AnalystBreakdown: Sendable, Equatable {
-    public var total = AnalystMetrics()
-    /// Per segment value, when a segment was asked (each value's figures sum to `total`'s).
-    public var segments: [String: AnalystMetrics] = [:]
-
-    public init() {}
-}
-
 extension AnalystModel {
     /// The metrics of each window `[bounds[i], bounds[i + 1])` (instants in nanoseconds; a
     /// window's end is excluded, so pass the instant after `asOf` to include it), broken down by

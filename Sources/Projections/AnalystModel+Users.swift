@@ -1,36 +1,5 @@
 import SubscriptionDomain
 
-/// Which users a customer list keeps (every condition given must hold).
-public struct CustomerFilter: Sendable, Equatable {
-    public var planState: PlanState?
-    public var graceReason: GraceReason?
-    public var billingIssue: Bool?
-    public var autoRenew: Bool?
-    /// In a trial that ends (its `expiresAt`) before this instant.
-    public var trialEndsBefore: Timestamp?
-    /// Stopped being an active paid subscriber at or after this instant, and not active again by the list's instant.
-    public var churnedSince: Timestamp?
-    public var product: String?
-    public var tier: String?
-
-    public init() {}
-}
-
-/// One user of a customer list, as of the list's instant (the fields of `state` a list filters by).
-public struct CustomerRow: Sendable, Equatable {
-    public var user: String
-    public var planState: PlanState
-    public var graceReason: GraceReason?
-    public var graceEndsAt: Timestamp?
-    public var product: String?
-    public var tier: String
-    public var expiresAt: Timestamp?
-    public var autoRenew: Bool?
-    public var billingIssue: Bool
-    /// With `churnedSince`: when the user stopped being an active paid subscriber.
-    public var churnedAt: Timestamp?
-}
-
 extension AnalystModel {
     /// The users `filter` keeps as of `instant`, in user id order, after `after` (paging), at most
     /// `limit`; and whether more follow. Read from the spans of the instant's epoch (or, with
