@@ -9,7 +9,7 @@ import Ingest
 let commands: [CommandSpec] = [
     LogCommands.importCommand, LogCommands.export, QueryCommands.state, QueryCommands.history,
     QueryCommands.counts, QueryCommands.funnel, QueryCommands.notifications, LogCommands.verify, LogCommands.recover,
-    QueryCommands.diff, QueryCommands.revenue, ReportCommand.report, LogCommands.cache, PartitionCommand.command, ServeCommand.spec, SyncCommand.spec, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
+    QueryCommands.diff, QueryCommands.revenue, MetricsCommand.spec, UsersCommand.spec, ReportCommand.report, LogCommands.cache, PartitionCommand.command, ServeCommand.spec, SyncCommand.spec, ToolCommands.generate, ToolCommands.demo, ToolCommands.profiles,
     ProofCommands.keygen, ProofCommands.checkpoint, ProofCommands.prove, ProofCommands.checkProof,
 ]
 
