@@ -31,8 +31,8 @@ let package = Package(
         .target(name: "Parquet"),
         .target(name: "CSVTable"),
         // Every system call: files, folders, paths, standard streams, signals, sockets.
-        .target(name: "Platform", dependencies: ["SignalPipe"]),
-        .target(name: "HTTPServer", dependencies: ["LinuxSocketShims"]),
+        .target(name: "Platform", dependencies: ["SignalPipe", "LinuxSocketShims"]),
+        .target(name: "HTTPServer", dependencies: ["Platform"]),
         .target(name: "EventStore", dependencies: ["Platform", "Cryptography", "HardwareCRC32C"]),
         .target(name: "SubscriptionDomain"),
         // The stores' payloads (App Store Server Notifications, RevenueCat webhooks) mapped to events.
@@ -51,9 +51,9 @@ let package = Package(
         .executableTarget(name: "p256-bench", dependencies: ["Cryptography", "StoreSignature"], path: "Benchmarks/p256-bench"),
         .executableTarget(name: "transparency-bench", dependencies: ["Cryptography", "Transparency"], path: "Benchmarks/transparency-bench"),
         .executableTarget(name: "parquet-bench", dependencies: ["Parquet", "CSVTable"], path: "Benchmarks/parquet-bench"),
-        .target(name: "LoadGenerator", dependencies: ["HTTPServer"], path: "Benchmarks/LoadGenerator"),
-        .executableTarget(name: "http-bench", dependencies: ["HTTPServer", "LoadGenerator"], path: "Benchmarks/http-bench"),
-        .executableTarget(name: "serve-bench", dependencies: ["HTTPServer", "LoadGenerator"], path: "Benchmarks/serve-bench"),
+        .target(name: "LoadGenerator", dependencies: ["Platform", "HTTPServer"], path: "Benchmarks/LoadGenerator"),
+        .executableTarget(name: "http-bench", dependencies: ["Platform", "HTTPServer", "LoadGenerator"], path: "Benchmarks/http-bench"),
+        .executableTarget(name: "serve-bench", dependencies: ["Platform", "HTTPServer", "LoadGenerator"], path: "Benchmarks/serve-bench"),
         .testTarget(name: "CryptographyTests", dependencies: ["TestKit", "Cryptography"], resources: [.copy("Resources")]),
         // What several test targets share: the seeded generator, hex.
         .target(name: "TestKit", path: "Tests/Fixtures/TestKit"),
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "TransparencyTests", dependencies: ["TestKit", "Transparency", "Cryptography"], resources: [.copy("Resources")]),
         .testTarget(name: "ParquetTests", dependencies: ["TestKit", "Parquet"]),
         .testTarget(name: "CSVTableTests", dependencies: ["CSVTable"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["TestKit", "HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["TestKit", "Platform", "HTTPServer"]),
         .testTarget(name: "EventStoreTests", dependencies: ["TestKit", "EventStore", "Cryptography"]),
         // Store payloads written from Apple's and RevenueCat's public field lists.
         .target(name: "StoreFixtures", dependencies: ["StoreAdapters", "SubscriptionDomain"], path: "Tests/Fixtures/StoreFixtures"),

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import Synchronization
+import Platform
 
 public func nanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 

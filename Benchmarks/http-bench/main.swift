@@ -7,6 +7,7 @@ import Foundation
 import HTTPServer
 import LoadGenerator
 import Synchronization
+import Platform
 
 struct Options {
     var seconds = 5.0

@@ -10,6 +10,7 @@
 import Foundation
 import HTTPServer
 import LoadGenerator
+import Platform
 
 var log = "", profile = "handz", users = 1_000_000, hot = 10_000, seconds = 10.0, connections = 32, python = true
 var arguments = CommandLine.arguments.dropFirst().makeIterator()

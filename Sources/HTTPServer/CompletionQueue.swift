@@ -1,4 +1,5 @@
 import Synchronization
+import Platform
 
 /// A response handed back to the I/O thread for a connection.
 struct Completion: Sendable {

@@ -1,3 +1,4 @@
+import Platform
 /// One client connection's state. Touched only by the I/O thread.
 final class Connection {
     /// What the connection is doing.

@@ -1,3 +1,4 @@
+import Platform
 extension EventLoop {
     /// Reacts to readiness on one connection.
     func handle(_ event: PollEvent, on connection: Connection) {

@@ -1,3 +1,4 @@
+import Platform
 extension EventLoop {
     /// Enforces the deadlines: an idle connection past `idleTimeout` is closed; a request not
     /// fully received `requestTimeout` after its first byte is answered 408 and closed; a client

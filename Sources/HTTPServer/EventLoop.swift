@@ -1,4 +1,5 @@
 import Synchronization
+import Platform
 
 /// The I/O thread: one epoll over the listening socket, the wake-up eventfd and every connection.
 /// It reads, parses, hands complete requests to the worker pool, writes responses, and enforces

@@ -1,4 +1,5 @@
 import Synchronization
+import Platform
 
 /// A small, strict HTTP/1.1 server: one I/O thread (epoll) for every connection, a few worker
 /// threads for the handler, responses possibly completed later from any thread.

@@ -1,3 +1,4 @@
+import Platform
 /// A misuse of `HTTPServer`'s life cycle, or a socket call that failed while starting or serving.
 public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.

@@ -84,9 +84,5 @@ public enum PlatformStream {
     }
 
     /// A clock that only goes forward (CLOCK_MONOTONIC), in nanoseconds, to time waits.
-    public static func monotonicNanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
+    public static func monotonicNanoseconds() -> UInt64 { MonotonicClock.now() }
 }

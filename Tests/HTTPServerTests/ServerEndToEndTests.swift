@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTPServer
+import Platform
 
 @Suite struct ServerEndToEndTests {
     @Test("GET then POST on one kept-alive connection are both answered")

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTPServer
+import Platform
 
 @Suite struct ServerLimitsTests {
     /// Sends `request`, expects one response with `status` and `Connection: close`, then the close.

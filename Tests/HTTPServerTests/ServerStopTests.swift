@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import HTTPServer
+import Platform
 
 /// Hands a handler's responder to the test, which answers it when it chooses.
 final class ResponderBox: Sendable {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import HTTPServer
+import Platform
 
 /// A server on 127.0.0.1 and a free port, running on its own thread until `stop()`.
 final class RunningServer: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import HTTPServer
+import Platform
 
 /// A test's failure to get what it waited for.
 struct ClientFailure: Error, CustomStringConvertible {
