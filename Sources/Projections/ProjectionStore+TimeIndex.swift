@@ -42,6 +42,17 @@ extension ProjectionStore {
         try afterOpeningLog?()
         let head = log.head.position
         var refresh = TimeIndexRefresh()
+        do {
+            if let answer = try storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit, &refresh) { return answer }
+        } catch is ProjectionReader.Unreadable {
+            // A block of the stored base failed its checks while merging: built again below.
+            refresh = TimeIndexRefresh()
+        }
+        return try rebuiltTimeIndex(head: head)
+    }
+
+    /// The stored index brought to `head`, or nil when there is none that goes with the log.
+    private func storedAndUpdated(log: EventLog, head: UInt64, overlayLimit: Int?, _ refresh: inout TimeIndexRefresh) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
         if var index = try storedTimeIndex(), try reaches(log, index.fingerprint, index.position, index.hash) {
             if let o = try storedTimeIndexOverlay(), o.basePosition == index.position, o.baseHash == index.hash,
                try reaches(log, o.header.fingerprint, o.header.position, o.header.hash) {
@@ -60,12 +71,31 @@ extension ProjectionStore {
             }
             return (updated, refresh)
         }
+        return nil
+    }
+
+    /// The index built from the log as of `head` (through the event cache), and saved.
+    private func rebuiltTimeIndex(head: UInt64? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
         let index = try TimeIndex.build(directory: logDirectory, profile: profile, fingerprint: fingerprint,
                                         partitions: partitions, through: head)
+        var refresh = TimeIndexRefresh()
         refresh.rebuilt = true
         refresh.wrote = (try? index.write(path: timeIndexPath)) != nil
         if refresh.wrote { try? DurableFile.remove(path: timeIndexOverlayPath) }
         return (index, refresh)
+    }
+
+    /// What `body` reads from the time index (`index`, or the one `refreshedTimeIndex` gives), and
+    /// what bringing it up cost. A stored block that fails its checks while `body` reads it is
+    /// never served: the index is built again from the log, saved, and `body` asked again.
+    public func answer<R>(from index: TimeIndex? = nil, _ body: (TimeIndex) throws -> R) throws -> (answer: R, refresh: TimeIndexRefresh) {
+        let (index, refresh) = try index.map { ($0, TimeIndexRefresh()) } ?? refreshedTimeIndex()
+        do {
+            return (try body(index), refresh)
+        } catch is ProjectionReader.Unreadable {
+            let (rebuilt, again) = try rebuiltTimeIndex(head: index.position)
+            return (try body(rebuilt), again)
+        }
     }
 
     /// Whether a file of `fingerprint` covering `position` with chain hash `hash` goes with this store and `log`.

@@ -54,8 +54,8 @@ extension TimeIndex {
         }
         let first = builder.firstEvent, magnitude = builder.moneyMagnitude
         var out = with(overlay: builder.finishSteps(), magnitude: magnitude, firstEvent: first, position: head, hash: headHash)
-        if out.overlay.count > overlayLimit ?? Self.overlayLimit(base: out.base.count) {
-            out = out.compacted()
+        if out.overlay.count > overlayLimit ?? Self.overlayLimit(base: out.baseCount) {
+            out = try out.compacted()
             update.compacted = true
         }
         update.overlaySteps = out.overlay.count

@@ -13,7 +13,7 @@ import SubscriptionDomain
 /// (TimeIndex+Binary.swift, ProjectionStore+TimeIndex.swift).
 public struct TimeIndex: Sendable {
     /// Bump when the index's content or stored form changes: stored indexes of other versions are rebuilt.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// The projection fingerprint (profile, rules, fold code) the walks were folded with.
     var fingerprint: String
@@ -25,8 +25,13 @@ public struct TimeIndex: Sendable {
     var baseHash: EventStore.SHA256.Digest
     /// The earliest event time of the log (a series' default start).
     public internal(set) var firstEvent: Timestamp?
-    /// The sums over every user, and the differences of the users walked again since (empty: none).
-    private(set) var base: TimeSteps
+    /// The sums over every user (in memory after a build or a merge; read in blocks from a stored
+    /// base, PagedSteps.swift), and the differences of the users walked again since (empty: none).
+    enum Base: Sendable {
+        case memory(TimeSteps)
+        case paged(PagedSteps)
+    }
+    private(set) var base: Base
     private(set) var overlay = TimeSteps()
     /// The sums of the magnitudes of every amount of money each was built from (saturating).
     var baseMagnitude: Int64
@@ -36,7 +41,7 @@ public struct TimeIndex: Sendable {
     private var slots: [(base: Int32, overlay: Int32)] = []
 
     init(fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest, firstEvent: Timestamp?,
-         base: TimeSteps, baseMagnitude: Int64) {
+         base: Base, baseMagnitude: Int64) {
         self.fingerprint = fingerprint
         self.position = position
         self.hash = hash
@@ -61,22 +66,45 @@ public struct TimeIndex: Sendable {
     }
 
     /// The same sums with the overlay merged into the base (which then covers the index's position).
-    func compacted() -> TimeIndex {
+    func compacted() throws -> TimeIndex {
         TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: firstEvent,
-                  base: TimeSteps.merged(base, overlay), baseMagnitude: baseMagnitude.addingSaturated(overlayMagnitude))
+                  base: .memory(TimeSteps.merged(try memoryBase(), overlay)), baseMagnitude: baseMagnitude.addingSaturated(overlayMagnitude))
+    }
+
+    /// The base's steps, all in memory (a stored base's blocks read and checked).
+    func memoryBase() throws -> TimeSteps {
+        switch base {
+        case .memory(let steps): return steps
+        case .paged(let paged): return try paged.loadAll()
+        }
+    }
+
+    var baseKeys: [TimeKey] {
+        switch base {
+        case .memory(let steps): return steps.keys
+        case .paged(let paged): return paged.keys
+        }
+    }
+
+    var baseCount: Int {
+        switch base {
+        case .memory(let steps): return steps.count
+        case .paged(let paged): return paged.count
+        }
     }
 
     private mutating func joinKeys() {
         keys = []
         slots = []
+        let baseKeys = baseKeys
         var i = 0, j = 0
-        while i < base.keys.count || j < overlay.keys.count {
-            if j == overlay.keys.count || (i < base.keys.count && base.keys[i] < overlay.keys[j]) {
-                keys.append(base.keys[i]); slots.append((Int32(i), -1)); i += 1
-            } else if i == base.keys.count || overlay.keys[j] < base.keys[i] {
+        while i < baseKeys.count || j < overlay.keys.count {
+            if j == overlay.keys.count || (i < baseKeys.count && baseKeys[i] < overlay.keys[j]) {
+                keys.append(baseKeys[i]); slots.append((Int32(i), -1)); i += 1
+            } else if i == baseKeys.count || overlay.keys[j] < baseKeys[i] {
                 keys.append(overlay.keys[j]); slots.append((-1, Int32(j))); j += 1
             } else {
-                keys.append(base.keys[i]); slots.append((Int32(i), Int32(j))); i += 1; j += 1
+                keys.append(baseKeys[i]); slots.append((Int32(i), Int32(j))); i += 1; j += 1
             }
         }
     }
@@ -88,19 +116,25 @@ public struct TimeIndex: Sendable {
     var moneyExact: Bool { baseMagnitude.addingSaturated(overlayMagnitude) < .max }
 
     /// The number of (key, instant) steps held, base and overlay.
-    public var stepCount: Int { base.count + overlay.count }
+    public var stepCount: Int { baseCount + overlay.count }
 
-    /// Key k's sum as of instant `t` (its changes at or before `t`); with `before`, strictly before `t`.
-    func value(_ k: Int, at t: Timestamp, before: Bool = false) -> Int64 {
+    /// Key k's sum as of instant `t` (its changes at or before `t`); with `before`, strictly before
+    /// `t`. A stored base's block that fails its checks throws `ProjectionReader.Unreadable`.
+    func value(_ k: Int, at t: Timestamp, before: Bool = false) throws -> Int64 {
         let s = slots[k]
         var v: Int64 = 0
-        if s.base >= 0 { v = base.value(Int(s.base), at: t.nanoseconds, before: before) }
+        if s.base >= 0 {
+            switch base {
+            case .memory(let steps): v = steps.value(Int(s.base), at: t.nanoseconds, before: before)
+            case .paged(let paged): v = try paged.value(Int(s.base), at: t.nanoseconds, before: before)
+            }
+        }
         if s.overlay >= 0 { v &+= overlay.value(Int(s.overlay), at: t.nanoseconds, before: before) }
         return v
     }
 
     /// Every key's sum as of `t` (or strictly before it), in key order.
-    func values(at t: Timestamp, before: Bool = false) -> [Int64] {
-        keys.indices.map { value($0, at: t, before: before) }
+    func values(at t: Timestamp, before: Bool = false) throws -> [Int64] {
+        try keys.indices.map { try value($0, at: t, before: before) }
     }
 }

@@ -94,6 +94,6 @@ struct TimeIndexBuilder: Sendable {
     consuming func finish(fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest) -> TimeIndex {
         let first = firstEvent, magnitude = moneyMagnitude
         return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: first,
-                         base: finishSteps(), baseMagnitude: magnitude)
+                         base: .memory(finishSteps()), baseMagnitude: magnitude)
     }
 }
