@@ -26,8 +26,8 @@ extension ProjectionStore {
 
     /// The time index of the log as of its head, and what bringing it there cost.
     ///
-    /// The stored base is used only when it is whole (CRC, and every key and order one a build
-    /// makes), of this format and fingerprint (profile, rules, fold code), and its head is a head
+    /// The stored base is used only when its table is whole (CRC, every key, order and block
+    /// fence one a build makes, the file the size the table gives), of this format and fingerprint (profile, rules, fold code), and its head is a head
     /// of this log (position reached, same chain hash); the stored overlay only when, as well, it
     /// names that base (position and chain hash) and its own head is one of this log. When that
     /// head is the log's, the index is served as stored; when it is earlier, the users of the
@@ -41,18 +41,17 @@ extension ProjectionStore {
         let log = try EventLog(directory: logDirectory, access: .read, options: options)
         try afterOpeningLog?()
         let head = log.head.position
-        var refresh = TimeIndexRefresh()
         do {
-            if let answer = try storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit, &refresh) { return answer }
+            if let answer = try storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit) { return answer }
         } catch is ProjectionReader.Unreadable {
             // A block of the stored base failed its checks while merging: built again below.
-            refresh = TimeIndexRefresh()
         }
         return try rebuiltTimeIndex(head: head)
     }
 
     /// The stored index brought to `head`, or nil when there is none that goes with the log.
-    private func storedAndUpdated(log: EventLog, head: UInt64, overlayLimit: Int?, _ refresh: inout TimeIndexRefresh) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
+    private func storedAndUpdated(log: EventLog, head: UInt64, overlayLimit: Int?) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
+        var refresh = TimeIndexRefresh()
         if var index = try storedTimeIndex(), try reaches(log, index.fingerprint, index.position, index.hash) {
             if let o = try storedTimeIndexOverlay(), o.basePosition == index.position, o.baseHash == index.hash,
                try reaches(log, o.header.fingerprint, o.header.position, o.header.hash) {
