@@ -4,7 +4,8 @@
 # same events in a table (2 threads) when `python3 -c 'import duckdb'` works:
 #   Benchmarks/timeindex-bench.sh TOOL USERS [SEED]
 # Generates USERS users (`replay-tool generate`), imports them into a new log under /tmp, builds
-# the index once (timed), then prints one table row per question: seconds and peak RSS of each.
+# the index once (timed), then prints one table row per question: seconds and peak RSS of each;
+# then brings the index up after batches of k new records (k = 1, 100, 10,000).
 set -eu
 T=${1:?usage: timeindex-bench.sh TOOL USERS [SEED]}
 U=${2:?usage: timeindex-bench.sh TOOL USERS [SEED]}
@@ -47,3 +48,23 @@ row "counts --from 2026-04-01 --to 2026-05-01" "SELECT type, count(*) FROM e WHE
 row "counts --by month" "SELECT date_trunc('month', t), type, count(*) FROM e GROUP BY ALL" counts --by month
 row "funnel --at 2026-05-01" "SELECT type, count(DISTINCT \"user\") FROM e WHERE t <= TIMESTAMPTZ '2026-05-01 00:00:00+00' AND (type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success') GROUP BY type" funnel --at 2026-05-01T00:00:00Z
 row "revenue --at 2026-05-01" "" revenue --at 2026-05-01T00:00:00Z
+
+# After k new records: the index brought up by walking the users they touch (the overlay, or a
+# merge into the base when the overlay passes an eighth of it), against a build from scratch.
+# Each batch: k paywall views of k distinct existing users at distinct instants (one in ten
+# dated in the past: late), imported, then `counts --at` timed (the update and the answer).
+echo
+echo "| after k new records (import, then counts --at 2026-05-01) | update + answer | overlay file | base file |"
+echo "| --- | --- | --- | --- |"
+size() { if [ -f "$1" ]; then awk -v b="$(wc -c < "$1")" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; else echo "-"; fi; }
+for k in 1 100 10000; do
+  awk -v k="$k" -v u="$U" -v r="$k" 'BEGIN { for (i = 0; i < k; i++) {
+    day = (i % 10 == 0) ? "2026-03-15" : "2026-06-20"
+    printf "{\"id\":\"bench_%s_%d\",\"type\":\"paywall_viewed\",\"user\":\"u_%d\",\"time\":\"%sT%02d:%02d:%02dZ\",\"data\":{\"context\":\"settings\"}}\n", r, i, (i * 7919) % u, day, i % 24, int(i / 24) % 60, int(i / 1440) % 60 } }' > "$D/new.jsonl"
+  "$T" import --log "$D/log" "$D/new.jsonl" >/dev/null
+  base=$(ls "$D"/log/projections/*.timeindex | head -1)
+  t=$(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z --format json)
+  echo "| k = $k | $t | $(size "$base-overlay") | $(size "$base") |"
+done
+rm -f "$D"/log/projections/*.timeindex "$D"/log/projections/*.timeindex-overlay
+echo "| the same log, built from scratch (event cache present) | $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z --format json) | | |"

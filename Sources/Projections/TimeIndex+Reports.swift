@@ -7,12 +7,12 @@ import SubscriptionDomain
 extension TimeIndex {
     /// Analytics counts as of `instant`; with `from` and `to`, only the events in `[from, to)`
     /// (a replay with that window as of `instant`, which is `to` when it is given).
-    public func counts(at instant: Timestamp, from: Timestamp? = nil, to: Timestamp? = nil) -> [String: Int] {
+    public func counts(at instant: Timestamp, from: Timestamp? = nil, to: Timestamp? = nil) throws -> [String: Int] {
         var out: [String: Int] = [:]
         for m in Metric.all { out[m.name] = 0 }
         for (k, key) in keys.enumerated() where key.kind == .metric {
-            let end = to.map { value(k, at: min($0, instant), before: $0 <= instant) } ?? value(k, at: instant)
-            let start = from.map { value(k, at: $0, before: true) } ?? 0
+            let end = try to.map { try value(k, at: min($0, instant), before: $0 <= instant) } ?? value(k, at: instant)
+            let start = try from.map { try value(k, at: $0, before: true) } ?? 0
             // Counts only grow with the instant: an empty window (from at or after its end) counts nothing.
             let n = end &- start
             out[Metric.all[Int(key.number)].name] = from != nil && n < 0 ? 0 : Int(n)
@@ -21,9 +21,9 @@ extension TimeIndex {
     }
 
     /// Counts per bucket of `buckets` (events in `[start, end)` of each).
-    public func countsSeries(_ buckets: SeriesBuckets) -> [[String: Int]] {
+    public func countsSeries(_ buckets: SeriesBuckets) throws -> [[String: Int]] {
         let metricKeys = keys.indices.filter { keys[$0].kind == .metric }
-        let atBounds = buckets.bounds.map { b in metricKeys.map { value($0, at: b, before: true) } }
+        let atBounds = try buckets.bounds.map { b in try metricKeys.map { try value($0, at: b, before: true) } }
         return (0..<buckets.count).map { i in
             var out: [String: Int] = [:]
             for m in Metric.all { out[m.name] = 0 }
@@ -40,8 +40,8 @@ extension TimeIndex {
     }
 
     /// The funnel as of `instant` over the whole log.
-    public func funnel(at instant: Timestamp) -> FunnelReport {
-        let v = values(at: instant)
+    public func funnel(at instant: Timestamp) throws -> FunnelReport {
+        let v = try values(at: instant)
         var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
         var contexts: [String: [Int]] = [:]
         var days: [Int64: (Int, Int)] = [:]
@@ -72,9 +72,9 @@ extension TimeIndex {
 
     /// Revenue as of `instant` over the whole log; nil when a sum of money may have saturated in
     /// a snapshot's order of summing (the caller folds as before).
-    public func revenue(at instant: Timestamp, profile: Profile) -> RevenueReport? {
+    public func revenue(at instant: Timestamp, profile: Profile) throws -> RevenueReport? {
         guard moneyExact else { return nil }
-        let v = values(at: instant)
+        let v = try values(at: instant)
         var money: [TimeKey.Kind: [String: Money]] = [:]
         var holders: [TimeKey.Kind: Set<String>] = [:]
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0

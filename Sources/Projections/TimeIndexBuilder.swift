@@ -33,6 +33,16 @@ struct TimeIndexBuilder: Sendable {
         entries.append(Entry(key: id, time: time.nanoseconds, delta: delta))
     }
 
+    /// Takes in a difference already counted in a magnitude (an overlay's kept steps, `carry(_:)`).
+    mutating func carry(_ key: TimeKey, _ time: Int64, _ delta: Int64) {
+        let magnitude = moneyMagnitude
+        add(key, Timestamp(nanoseconds: time), delta)
+        moneyMagnitude = magnitude
+    }
+
+    /// Adds a magnitude counted elsewhere (the overlay's kept differences were counted when first given).
+    mutating func count(magnitude: Int64) { moneyMagnitude = moneyMagnitude.addingSaturated(magnitude) }
+
     mutating func noteEvent(_ t: Timestamp) {
         if firstEvent.map({ t < $0 }) ?? true { firstEvent = t }
     }
@@ -52,8 +62,9 @@ struct TimeIndexBuilder: Sendable {
         moneyMagnitude = moneyMagnitude.addingSaturated(other.moneyMagnitude)
     }
 
-    /// The index: per key in key order, the distinct instants at which its sum changes and the sum from each on.
-    consuming func finish(fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest) -> TimeIndex {
+    /// Per key in key order, the distinct instants at which its sum changes and the sum from each
+    /// on; instants whose differences cancel out, and keys left without a step, are not kept.
+    consuming func finishSteps() -> TimeSteps {
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         var rank = [Int32](repeating: 0, count: keys.count)
         for (r, k) in order.enumerated() { rank[k] = Int32(r) }
@@ -61,30 +72,28 @@ struct TimeIndexBuilder: Sendable {
         entries = []
         for i in sorted.indices { sorted[i].key = rank[Int(sorted[i].key)] }
         sorted.sort { $0.key != $1.key ? $0.key < $1.key : $0.time < $1.time }
-        var index = TimeIndex(fingerprint: fingerprint, position: position, hash: hash)
-        index.keys = order.map { keys[$0] }
-        index.firstEvent = firstEvent
-        index.moneyExact = moneyMagnitude < .max
-        index.times.reserveCapacity(sorted.count)
-        index.sums.reserveCapacity(sorted.count)
-        var k = 0
+        var steps = TimeSteps()
+        steps.times.reserveCapacity(sorted.count)
+        steps.sums.reserveCapacity(sorted.count)
+        var k: Int32 = -1
         var sum: Int64 = 0
-        index.starts = [0]
         for e in sorted {
-            while k < Int(e.key) {
-                index.starts.append(index.times.count)
-                k += 1
+            if e.key != k {
+                if k >= 0 { steps.closeKey(keys[order[Int(k)]]) }
+                k = e.key
                 sum = 0
             }
             sum &+= e.delta
-            if let last = index.times.last, index.times.count > index.starts[k], last == e.time {
-                index.sums[index.sums.count - 1] = sum
-            } else {
-                index.times.append(e.time)
-                index.sums.append(sum)
-            }
+            steps.appendStep(e.time, sum)
         }
-        while index.starts.count < index.keys.count + 1 { index.starts.append(index.times.count) }
-        return index
+        if k >= 0 { steps.closeKey(keys[order[Int(k)]]) }
+        return steps
+    }
+
+    /// The index of a whole log (no overlay) as of `position`.
+    consuming func finish(fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest) -> TimeIndex {
+        let first = firstEvent, magnitude = moneyMagnitude
+        return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: first,
+                         base: .memory(finishSteps()), baseMagnitude: magnitude)
     }
 }

@@ -164,7 +164,7 @@ enum QueryCommands {
         if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.plainFormat(a)
         let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() },
-                                                                           fromIndex: { i, q, _ in i.counts(at: q.at, from: q.from, to: q.to) }) { $0.counts() })
+                                                                           fromIndex: { i, q, _ in try i.counts(at: q.at, from: q.from, to: q.to) }) { $0.counts() })
         let names = LedgerSnapshot.metricNames
         switch format {
         case .json, .jsonl: Console.out(JSON.object(ReportJSON.counts(counts)).rendered + "\n")
@@ -180,7 +180,7 @@ enum QueryCommands {
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.plainFormat(a)
         let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
-                                                                        fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in i.funnel(at: q.at) }) { $0.funnel() })
+                                                                        fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in try i.funnel(at: q.at) }) { $0.funnel() })
         let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         switch format {
         case .json, .jsonl:
@@ -265,7 +265,7 @@ enum QueryCommands {
             r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
         } else {
             r = RevenueReport.merging(try Common.nowReports(a, fromSummary: { s, _, profile in s.revenue(profile: profile) },
-                                                              fromIndex: { i, q, profile in i.revenue(at: q.at, profile: profile) }) { $0.revenue() })
+                                                              fromIndex: { i, q, profile in try i.revenue(at: q.at, profile: profile) }) { $0.revenue() })
         }
         switch format {
         case .json, .jsonl:

@@ -80,7 +80,7 @@ enum SeriesCommands {
         guard let by = SeriesGranularity(rawValue: name) else {
             throw ToolError.usage("--by '\(name)' is not one of \(SeriesGranularity.namesText)")
         }
-        var indexes: [TimeIndex] = []
+        var indexes: [(store: ProjectionStore, index: TimeIndex)] = []
         var to = Timestamp(nanoseconds: 0), from: Timestamp?
         // Checked in the order a series pass checks them (`run`), per --log.
         for directory in try Common.logDirectories(a) {
@@ -92,15 +92,15 @@ enum SeriesCommands {
             if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-            indexes.append(try store.timeIndex().index)
+            indexes.append((store, try store.timeIndex().index))
         }
-        let start = from ?? indexes.compactMap { $0.firstEvent(upTo: to) }.min()
+        let start = from ?? indexes.compactMap { $0.index.firstEvent(upTo: to) }.min()
         guard let buckets = SeriesBuckets(by: by, from: min(start ?? to, to), to: to) else {
             throw ToolError.usage("--by \(name) from \(start ?? to) to \(to) makes more than \(SeriesBuckets.maximumCount) buckets (narrow --from/--to or use a wider --by)")
         }
         var sums = [[String: Int]](repeating: [:], count: buckets.count)
-        for index in indexes {
-            for (i, counts) in index.countsSeries(buckets).enumerated() { sums[i].merge(counts, uniquingKeysWith: +) }
+        for (store, index) in indexes {
+            for (i, counts) in try store.answer(from: index, { try $0.countsSeries(buckets) }).answer.enumerated() { sums[i].merge(counts, uniquingKeysWith: +) }
         }
         return (buckets, sums)
     }

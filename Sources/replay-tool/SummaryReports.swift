@@ -17,7 +17,7 @@ extension Common {
     /// the question is not "as of now", from a snapshot as `reports` makes it.
     static func nowReports<R>(_ a: ParsedArguments, notifications: Bool = false,
                               fromSummary: (ReportSummary, Timestamp, Profile) -> R?,
-                              fromIndex: ((TimeIndex, IndexQuestion, Profile) -> R?)? = nil,
+                              fromIndex: ((TimeIndex, IndexQuestion, Profile) throws -> R?)? = nil,
                               fromSnapshot: (LedgerSnapshot) throws -> R) throws -> [R] {
         guard asksNow(a) else {
             guard let fromIndex, usesTimeIndex(a) else { return try reports(a, asOf: try windowEnd(a), fromSnapshot) }
@@ -53,7 +53,7 @@ extension Common {
 
     /// One report per `--log` from its time index (built when it does not match the log's head),
     /// or from a snapshot where the index cannot give it (`fromIndex` answers nil).
-    static func indexReports<R>(_ a: ParsedArguments, _ fromIndex: (TimeIndex, IndexQuestion, Profile) -> R?,
+    static func indexReports<R>(_ a: ParsedArguments, _ fromIndex: (TimeIndex, IndexQuestion, Profile) throws -> R?,
                                 _ fromSnapshot: (LedgerSnapshot) throws -> R) throws -> [R] {
         let question = IndexQuestion(at: try windowEnd(a), from: try time(a, "--from"), to: try time(a, "--to"))
         let profile = try Common.profile(a.value("--profile"))
@@ -62,7 +62,7 @@ extension Common {
             try checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-            if let r = fromIndex(try store.timeIndex().index, question, profile) { return r }
+            if let r = try store.answer({ try fromIndex($0, question, profile) }).answer { return r }
             return try fromSnapshot(try replay(a, asOf: question.at, profile: profile, directory: directory))
         }
     }
