@@ -85,6 +85,15 @@ public final class UserAnswerCache<Answer: Sendable>: Sendable {
         }
     }
 
+    /// Drops every kept answer (records were appended that this cache was not told of).
+    @inlinable public func dropAll() {
+        state.withLock { s in
+            s.generation &+= 1
+            s.entries = [:]
+            s.readers = [:]
+        }
+    }
+
     /// How many answers are kept.
     @inlinable public var count: Int { state.withLock { $0.entries.count } }
 }

@@ -3,6 +3,7 @@ import EventStore
 import Projections
 import Platform
 import Ingest
+import Reports
 
 /// `import --follow -`: streaming ingest from a standard input that may never end (CONTRACT.md
 /// §5.1). Lines are committed in groups as soon as the input pauses, each group appended in one

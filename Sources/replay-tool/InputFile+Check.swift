@@ -1,4 +1,5 @@
 import Platform
+import Reports
 
 extension InputFile {
     /// Refuses a path that is missing, a folder or unreadable, before anything is imported.

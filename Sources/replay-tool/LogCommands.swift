@@ -6,6 +6,7 @@ import SubscriptionDomain
 import LogProofs
 import StoreAdapters
 import Ingest
+import Reports
 
 /// Commands that write or check the log: import, export, verify, cache.
 enum LogCommands {

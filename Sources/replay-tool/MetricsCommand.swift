@@ -1,6 +1,7 @@
 import Foundation
 import Projections
 import SubscriptionDomain
+import Reports
 
 /// `metrics`: the analysts' metrics (docs/rules.md, "Analysts' metrics") of a window or a series,
 /// optionally by segment, from the analysts' model of each `--log`.

@@ -2,6 +2,7 @@ import Foundation
 import SubscriptionDomain
 import EventStore
 import Platform
+import Reports
 
 /// The output formats of query commands. `jsonl` (JSON Lines: one object a line, for jq and
 /// stream readers) is offered by the commands whose output is rows: a list or a series' buckets.
@@ -9,21 +10,8 @@ enum OutputFormat: String {
     case table, json, csv, jsonl
 }
 
-/// A JSON value with ordered keys, written compactly on one line.
-indirect enum JSON {
-    case string(String), int(Int), double(Double), bool(Bool), null
-    case array([JSON])
-    case object([(String, JSON)])
-
-    static func time(_ t: Timestamp?) -> JSON { t.map { .string($0.description) } ?? .null }
-    static func text(_ s: String?) -> JSON { s.map { .string($0) } ?? .null }
-
-    var rendered: String {
-        var out: [UInt8] = []
-        render(into: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
+/// Printing JSON to standard output without building it whole.
+extension JSON {
     /// Prints `items` as one JSON array and a newline, element after element, without building
     /// the whole array first (what `.array(…).rendered` would do).
     static func printArray<S: Sequence>(_ items: S, _ element: (S.Element) -> JSON) {
@@ -60,29 +48,6 @@ indirect enum JSON {
             if out.count >= 1 << 16 { Console.out(bytes: out); out.removeAll(keepingCapacity: true) }
         }
         Console.out(bytes: out)
-    }
-
-    func render(into out: inout [UInt8]) {
-        switch self {
-        case .string(let s): EventCodec.appendString(s, to: &out)
-        case .int(let n): out.append(contentsOf: String(n).utf8)
-        case .double(let d): out.append(contentsOf: String(format: "%.4f", d).utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .null: out.append(contentsOf: "null".utf8)
-        case .array(let items):
-            out.append(0x5B)
-            for (i, v) in items.enumerated() { if i > 0 { out.append(0x2C) }; v.render(into: &out) }
-            out.append(0x5D)
-        case .object(let pairs):
-            out.append(0x7B)
-            for (i, (k, v)) in pairs.enumerated() {
-                if i > 0 { out.append(0x2C) }
-                EventCodec.appendString(k, to: &out)
-                out.append(0x3A)
-                v.render(into: &out)
-            }
-            out.append(0x7D)
-        }
     }
 }
 

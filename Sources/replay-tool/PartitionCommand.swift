@@ -4,6 +4,7 @@ import Projections
 import SubscriptionDomain
 import Platform
 import Ingest
+import Reports
 
 /// `partition --of N [--out DIR] FILE…`: splits JSON Lines events into N files by Kafka's default
 /// partitioner on the user id, so that file p holds exactly what `import --partition p/N` of the

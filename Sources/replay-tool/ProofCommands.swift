@@ -5,6 +5,7 @@ import Projections
 import Transparency
 import Platform
 import Ingest
+import Reports
 
 /// Auditors' proofs: keygen, checkpoint, prove, check-proof (docs/proofs.md).
 enum ProofCommands {

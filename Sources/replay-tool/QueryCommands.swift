@@ -3,6 +3,7 @@ import EventStore
 import Projections
 import SubscriptionDomain
 import Ingest
+import Reports
 
 /// Commands that answer from the log: state, history, counts, funnel, notifications, diff, revenue.
 enum QueryCommands {

@@ -1,6 +1,7 @@
 import Foundation
 import Projections
 import SubscriptionDomain
+import Reports
 
 /// `counts`, `funnel` and `revenue` with `--by day|week|month|quarter|year`: one series pass, printed per bucket.
 enum SeriesCommands {

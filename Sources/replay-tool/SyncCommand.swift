@@ -3,6 +3,7 @@ import Projections
 import PostgresSink
 import SubscriptionDomain
 import Ingest
+import Reports
 
 /// `sync`: keeps the profile's PostgreSQL table(s) equal to the ledger's plan states (docs/postgres.md).
 enum SyncCommand {

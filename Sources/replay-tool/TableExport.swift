@@ -5,6 +5,7 @@ import LedgerTables
 import Parquet
 import SubscriptionDomain
 import Platform
+import Reports
 
 /// `export --table events|subscriptions|users --format parquet|csv --out FILE [--at T]`: the
 /// ledger as tables for analysts' tools (docs/analysts.md). With `--log` repeated, each

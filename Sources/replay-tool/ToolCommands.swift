@@ -3,6 +3,7 @@ import EventStore
 import Projections
 import SubscriptionDomain
 import Platform
+import Reports
 
 /// Commands around the log: generate, demo, profiles.
 enum ToolCommands {

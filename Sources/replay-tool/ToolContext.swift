@@ -3,6 +3,7 @@ import EventStore
 import SubscriptionDomain
 import Projections
 import Platform
+import Reports
 
 /// Shared option specs and helpers for the commands.
 enum Common {

@@ -1,5 +1,6 @@
 import EventStore
 import Projections
+import Reports
 
 /// What `replay-tool --version` prints: the package's version and the versions of the files it
 /// reads and writes, so that a script or a bug report names exactly what ran.

@@ -1,6 +1,7 @@
 import Foundation
 import Projections
 import SubscriptionDomain
+import Reports
 
 /// `users --where …`: customer lists as of `--at`, from the analysts' model of each `--log`.
 enum UsersCommand {

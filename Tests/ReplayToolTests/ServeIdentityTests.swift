@@ -76,4 +76,33 @@ import TestKit
         #expect(served.stop().status == 0)
         #expect(Tool.run(["verify", "--log", served.scratch.log]).status == 0)
     }
+
+    /// An `import` into the log while serve runs commits between serve's own batches: serve sees
+    /// the new head within its idle check and drops every kept answer, so the refunded user's
+    /// entitlements change without any webhook of serve's own.
+    @Test func anImportByAnotherProcessWhileServeRunsDropsTheKeptAnswers() throws {
+        let served = try ServedLedger(profile: "handz")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        func status(_ user: String) throws -> String? {
+            let r = try served.request("GET", "/billing/entitlements?user=\(user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user)", token: ServedLedger.apiKey)
+            #expect(r.status == 200, "\(r.body)")
+            return r.json?["status"] as? String
+        }
+        let purchase = try served.request("POST", "/billing/webhook", token: ServedLedger.webhookSecret,
+                                          body: Self.webhook("rc-1", "INITIAL_PURCHASE", user: Self.anonymous, aliases: [Self.anonymous], at: now - 3_600_000))
+        #expect(purchase.status == 200, "\(purchase.body)")
+        #expect(try status(Self.anonymous) == "active")
+        #expect(try status(Self.anonymous) == "active", "the kept answer")
+        let file = served.scratch.path + "/refund.jsonl"
+        try (Self.webhook("rc-2", "EXPIRATION", user: Self.anonymous, aliases: [Self.anonymous], at: now - 60_000, #","expiration_reason":"BILLING_ERROR""#) + "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = Tool.run(["import", "--log", served.scratch.log, "--from", "revenuecat", file])
+        #expect(imported.status == 0, "\(imported.err)")
+        // Bounded: asked until the answer changes or 10 s pass (serve looks every 100 ms when idle).
+        let deadline = Date().addingTimeInterval(10)
+        var seen = try status(Self.anonymous)
+        while seen == "active" && Date() < deadline { seen = try status(Self.anonymous) }
+        #expect(seen == "expired", "the answer kept from before the import: \(seen ?? "nil")")
+        #expect(served.stop().status == 0)
+    }
 }

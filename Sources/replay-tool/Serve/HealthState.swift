@@ -1,6 +1,7 @@
 import EventStore
 import HTTPServer
 import Synchronization
+import Reports
 
 /// What `/healthz` says beside the committed head: the background scrub's last result and, with
 /// `--postgres`, whether the tables are in step.

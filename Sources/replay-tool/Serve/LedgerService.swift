@@ -3,6 +3,7 @@ import EventStore
 import HTTPServer
 import Projections
 import SubscriptionDomain
+import Reports
 
 /// The routes of `serve` (CONTRACT §5.2): writes go to the write queue and are answered once
 /// durable; reads are answered from read handles kept open, or by the tool's own commands.

@@ -3,6 +3,7 @@ import EventStore
 import Foundation
 import Synchronization
 import Platform
+import Reports
 
 /// `serve --postgres`: after each commit, the profile's seed tables are brought up to the log by
 /// the `sync` command (its exactly-once checkpoint), on a thread of their own; when PostgreSQL is

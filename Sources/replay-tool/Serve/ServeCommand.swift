@@ -6,6 +6,7 @@ import Projections
 import StoreSignature
 import SubscriptionDomain
 import Platform
+import Reports
 
 /// `serve`: the ledger's network face (docs/serve.md): RevenueCat's webhook, Apple's signed
 /// notifications and canonical events in, acknowledged only once durable; entitlements, a
@@ -75,8 +76,14 @@ enum ServeCommand {
             server.stop()
         }
         watcher.start()
-        Console.out((server.listeningLine ?? #"{"listening":"\#(host):\#(port)"}"#) + "\n")
-        try Console.flushOrThrow()
+        // Straight to standard output, not through Console: the PostgreSQL follower may be running
+        // `sync` in process at this moment, and the console's output is then that command's.
+        let listening = Array(((server.listeningLine ?? #"{"listening":"\#(host):\#(port)"}"#) + "\n").utf8)
+        do {
+            try listening.withUnsafeBytes { try StandardStream.writeAll(1, $0) }
+        } catch let e as SystemError {
+            throw ToolError.input("cannot say where it listens: \(e.description)")
+        }
         do { try server.run() } catch { throw ToolError.input("the server stopped: \(error)") }
         writes.stop()
         sync?.stop()

@@ -1,4 +1,5 @@
 import HTTPServer
+import Reports
 
 /// JSON answers of the server (`Content-Type: application/json`).
 enum ServedJSON {

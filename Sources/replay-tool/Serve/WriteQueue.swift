@@ -56,7 +56,10 @@ final class WriteQueue: Sendable {
     func start() {
         let thread = Thread { [self] in
             while true {
-                wake.wait()
+                if wake.wait(timeout: .now() + .milliseconds(Self.foreignCheckMilliseconds)) == .timedOut {
+                    checkForeignAppends()
+                    continue
+                }
                 let (jobs, stopping) = pending.withLock { state -> ([Job], Bool) in
                     let taken = state.jobs
                     state.jobs = []
@@ -69,6 +72,25 @@ final class WriteQueue: Sendable {
         }
         thread.name = "ledger-writer"
         thread.start()
+    }
+
+    /// How often an idle writer looks whether another process appended to the log.
+    static let foreignCheckMilliseconds = 100
+
+    /// Records appended by another process (an `import` into the log while serve runs, between
+    /// the write lock's batches): kept answers cannot tell whom they touched, so all are dropped,
+    /// read handles catch up and the PostgreSQL follower is woken. Seen within
+    /// `foreignCheckMilliseconds` of their commit.
+    private func checkForeignAppends() {
+        let moved: Bool = writer.withLock { w in
+            let before = w.log.head
+            do { try w.log.refresh() } catch { return true }   // read handles look again rather than trust it
+            return w.log.head != before
+        }
+        guard moved else { return }
+        appendedCommits.add(1, ordering: .releasing)
+        answers?.dropAll()
+        committed?()
     }
 
     /// Queues a job; it is answered once committed (or refused).
