@@ -106,7 +106,7 @@ import Cryptography
         // Claiming the user's entry says one record fewer (the entry no longer hashes to the leaf).
         var recounted = proof
         if case .present(var entry) = recounted.completeness.membership {
-            entry.entry.count -= 1
+            entry.count -= 1
             recounted.completeness.membership = .present(entry)
         }
         recounted.records.removeLast()
