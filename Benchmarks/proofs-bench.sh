@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Auditors' proofs at scale: the first build of DIR/proofs (hashes file + user index), a
 # checkpoint, a checkpoint after one append, prove --user, prove --consistency, check-proof,
-# each a whole replay-tool process (wall time and peak RSS by /usr/bin/time).
+# a checkpoint after 1000 appends, each a whole replay-tool process (wall time and peak RSS by
+# /usr/bin/time); prove and check-proof three times each.
 #
 # usage: Benchmarks/proofs-bench.sh USERS LOG [EXTRA]
 #   builds the release binaries, makes LOG with `ledger-bench populate USERS LOG EXTRA` if it is
@@ -18,22 +19,48 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rm -rf "$log/proofs"
 timed() { local what=$1; shift; /usr/bin/time -f "$what: %e s, %M KiB" "$@"; }
+# Short commands, run 10 times: mean wall time and mean CPU time (perf's task-clock), since on a
+# loaded machine a process waits for a core longer than it runs. Output of the last run kept.
+short() {
+  local what=$1; shift
+  if command -v perf >/dev/null; then
+    perf stat -r 10 -x, -e task-clock -o "$work/perf" "$@" >/dev/null
+    local cpu wall
+    cpu=$(grep task-clock "$work/perf" | cut -d, -f1)
+    perf stat -r 10 -o "$work/perf" "$@" >/dev/null
+    wall=$(grep 'time elapsed' "$work/perf" | awk '{print $1 * 1000}')
+    echo "$what: ${wall} ms wall, ${cpu} ms CPU (mean of 10)"
+  else
+    timed "$what" "$@" >/dev/null
+  fi
+}
 echo "commit $(git rev-parse --short HEAD), $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 events=$($T verify --log "$log" --format json | sed 's/.*"headPosition":\([0-9]*\).*/\1/')
 echo "log: $events events, $(du -sh "$log/segments" | cut -f1)"
 $T keygen --name bench.example/ledger --out "$work/key" >/dev/null
 timed "first checkpoint (hashes file and user index built from the whole log)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp1"
-echo "  hashes file: $(du -h "$log/proofs/hashes" | cut -f1), user index: $(du -h "$log/proofs/checkpoints/$events" | cut -f1) ($(sed -n 4p "$work/cp1"))"
+echo "  hashes file: $(du -h "$log/proofs/hashes" | cut -f1), user index nodes: $(du -h "$log/proofs/user-nodes" | cut -f1) ($(sed -n 4p "$work/cp1"))"
 timed "checkpoint again, nothing appended" $T checkpoint --log "$log" --key "$work/key" > "$work/cp1b"
+short "checkpoint again, nothing appended" $T checkpoint --log "$log" --key "$work/key"
+short "replay-tool --help (process start alone)" $T --help
 cmp -s "$work/cp1" "$work/cp1b" || echo "  (a second signature of the same tree)"
 echo '{"id":"proofs-bench-1","type":"account_created","user":"proofs-bench-user","time":"2026-01-20T10:00:00Z","data":{},"source":"server"}' > "$work/one.jsonl"
 timed "import of one event" $T import --log "$log" "$work/one.jsonl" >/dev/null
-timed "checkpoint after one append (tree: one leaf; user index rebuilt from the previous one)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp2"
+nodes=$(stat -c %s "$log/proofs/user-nodes")
+timed "checkpoint after one append (tree: one leaf; user index: one path)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp2"
+echo "  user index nodes grew by $(( $(stat -c %s "$log/proofs/user-nodes") - nodes )) bytes"
+for i in $(seq 1000); do echo "{\"id\":\"proofs-bench-k-$i-$$\",\"type\":\"account_created\",\"user\":\"proofs-bench-k-$i\",\"time\":\"2026-01-20T10:00:00Z\",\"data\":{},\"source\":\"server\"}"; done > "$work/thousand.jsonl"
+timed "import of 1000 events (1000 new users)" $T import --log "$log" "$work/thousand.jsonl" >/dev/null
+nodes=$(stat -c %s "$log/proofs/user-nodes")
+timed "checkpoint after 1000 appends (1000 paths)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp3"
+echo "  user index nodes grew by $(( $(stat -c %s "$log/proofs/user-nodes") - nodes )) bytes"
 for u in $($T export --log "$log" --from-position $((events / 2)) | head -3 | sed 's/.*"user":"\([^"]*\)".*/\1/'); do
-  timed "prove --user $u" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
+  timed "prove --user $u (first)" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
+  short "prove --user $u" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
   echo "  $(grep -o '"index"' "$work/p-$u.json" | wc -l) records, $(wc -c < "$work/p-$u.json") bytes"
-  timed "check-proof ($u)" $T check-proof --verifier "$work/key.pub" "$work/p-$u.json" >/dev/null
+  short "check-proof ($u)" $T check-proof --verifier "$work/key.pub" "$work/p-$u.json"
 done
+timed "prove --user against the older checkpoint (cp1)" $T prove --log "$log" --user "$u" --checkpoint "$work/cp1" --out "$work/old.json"
 timed "prove --user (absent)" $T prove --log "$log" --user no-such-user --checkpoint "$work/cp2" --out "$work/absent.json"
 timed "prove --consistency" $T prove --log "$log" --consistency --from "$work/cp1" --checkpoint "$work/cp2" --out "$work/c.json"
 timed "check-proof --from --checkpoint" $T check-proof --verifier "$work/key.pub" --from "$work/cp1" --checkpoint "$work/cp2" "$work/c.json" >/dev/null

@@ -199,7 +199,7 @@ public final class ProofStore {
     // MARK: Checkpoints and proofs
 
     /// Signs a checkpoint of the log's head (origin: the signer's name), with the completeness
-    /// index's head on its `user-index` line.
+    /// index's head on its `user-smt` line.
     public func checkpoint(signer: NoteSigner) throws -> String {
         try catchUp()
         let size = log.head.position
@@ -213,7 +213,7 @@ public final class ProofStore {
     public func userProof(user: String, signedCheckpoint: String) throws -> UserProof {
         let checkpoint = try CheckpointText.unverified(signedCheckpoint)
         guard let indexHead = try checkpoint.userIndexHead() else {
-            throw ProofStoreError("the checkpoint has no user-index line (not made by checkpoint)")
+            throw ProofStoreError("the checkpoint has no user-smt line (not made by checkpoint)")
         }
         try checkSize(checkpoint)
         var attempt = 0

@@ -105,9 +105,10 @@ final class UserIndexFile: UserIndexNodeStore {
     /// Empties both files (noting `reason`): the index of no user at no size.
     func reset(_ reason: String?) throws {
         if let reason { notes.append("\(reason); built again from the log") }
+        // Versions first: a version never names nodes that are gone.
+        try versionsFile.truncate(to: 0)
         try nodes.truncate(to: 0)
         try nodes.write(Self.nodesMagic, at: 0)
-        try versionsFile.truncate(to: 0)
         versions = []
         pending = []
         pendingStart = Self.nodesMagic.count
