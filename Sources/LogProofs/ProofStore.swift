@@ -201,9 +201,10 @@ public final class ProofStore {
     /// Signs a checkpoint of the log's head (origin: the signer's name), with the completeness
     /// index's head on its `user-smt` line.
     public func checkpoint(signer: NoteSigner) throws -> String {
-        try catchUp()
         let size = log.head.position
+        // Bringing the index forward also brings the tree up in the same pass over new records.
         let index = try index(at: size)
+        try catchUp()
         return try Checkpoint(origin: signer.name, size: size, root: try root(size: size), userIndex: index.head).signed(by: signer)
     }
 
