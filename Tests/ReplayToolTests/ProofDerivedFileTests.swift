@@ -144,3 +144,28 @@ import Testing
         #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
     }
 }
+
+/// prove and checkpoint do not read the log's last segment again at open; what they serve is
+/// still checked: a damaged record is refused where it is read.
+@Suite struct ProofLogDamage {
+    @Test("a damaged record of the user in the last segment fails prove naming the damage; other users' proofs still verify")
+    func damagedRecord() throws {
+        let f = try ProofFixture(seed: 0x5EED16)
+        defer { f.remove() }
+        let cp = try f.checkpoint("cp")
+        let users = try f.users()
+        let victim = users[1], other = users[2]
+        let line = try f.exportLines().first { (Tool.json($0) as! [String: Any])["user"] as? String == victim }!
+        let id = (Tool.json(line) as! [String: Any])["id"] as! String
+        let segments = try FileManager.default.contentsOfDirectory(atPath: f.log + "/segments").filter { $0.hasSuffix(".seg") }.sorted()
+        let segment = f.log + "/segments/" + segments.last!
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        let at = try #require(bytes.range(of: Data(id.utf8)))
+        try ProofDerivedFiles.flip(segment, at: UInt64(at.lowerBound + 1))
+        let run = Tool.run(["prove", "--log", f.log, "--user", victim, "--checkpoint", cp])
+        #expect(run.status == 1 && run.out.isEmpty, "\(run.err)")
+        #expect(run.err.contains("CRC") || run.err.contains("damage"), "\(run.err)")
+        #expect(try f.check(try f.prove(other, cp)).status == 0)
+        #expect(Tool.run(["verify", "--log", f.log]).status == 1)
+    }
+}
