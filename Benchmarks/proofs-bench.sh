@@ -13,13 +13,14 @@ users=${1:?USERS}; log=${2:?LOG}; extra=${3:-}
 # replay-tool linked with the Swift runtime and Foundation statically (its own scratch folder, so
 # the ordinary release build is left as it is): process start falls from about 7 ms of CPU to 3 ms
 # (no dynamic loading of 15 Swift libraries), which is most of a proof's cost. DYNAMIC=1 measures the
-# ordinary build instead.
+# ordinary build instead; STATIC_SCRATCH=DIR puts the static build elsewhere.
 if [ -n "${DYNAMIC:-}" ]; then
   swift build -c release --product replay-tool >/dev/null
   T=.build/release/replay-tool
 else
-  swift build -c release --product replay-tool --static-swift-stdlib --scratch-path .build/static >/dev/null
-  T=.build/static/release/replay-tool
+  scratch=${STATIC_SCRATCH:-.build/static}
+  swift build -c release --product replay-tool --static-swift-stdlib --scratch-path "$scratch" >/dev/null
+  T=$scratch/release/replay-tool
 fi
 B=.build/release/ledger-bench
 [ -d "$log/segments" ] || { swift build -c release --product ledger-bench >/dev/null; echo "populate $users $log $extra"; /usr/bin/time -f "populate: %e s" $B populate "$users" "$log" $extra; }
