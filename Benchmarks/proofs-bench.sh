@@ -58,12 +58,19 @@ timed "import of one event" $T import --log "$log" "$work/one.jsonl" >/dev/null
 nodes=$(stat -c %s "$log/proofs/user-nodes")
 timed "checkpoint after one append (tree: one leaf; user index: one path)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp2"
 echo "  user index nodes grew by $(( $(stat -c %s "$log/proofs/user-nodes") - nodes )) bytes"
+# Five more rounds of one append then a checkpoint, the checkpoint's wall and CPU time each.
+for i in 1 2 3 4 5; do
+  echo "{\"id\":\"proofs-bench-r$i-$$\",\"type\":\"account_created\",\"user\":\"proofs-bench-r$i\",\"time\":\"2026-01-20T10:00:00Z\",\"data\":{},\"source\":\"server\"}" | $T import --log "$log" - >/dev/null
+  perf stat -e task-clock -o "$work/perf" $T checkpoint --log "$log" --key "$work/key" >/dev/null
+  echo "checkpoint after one append, round $i: $(grep 'time elapsed' "$work/perf" | awk '{print $1 * 1000}') ms wall, $(grep task-clock "$work/perf" | awk '{print $1}') ms CPU"
+done
 for i in $(seq 1000); do echo "{\"id\":\"proofs-bench-k-$i-$$\",\"type\":\"account_created\",\"user\":\"proofs-bench-k-$i\",\"time\":\"2026-01-20T10:00:00Z\",\"data\":{},\"source\":\"server\"}"; done > "$work/thousand.jsonl"
 timed "import of 1000 events (1000 new users)" $T import --log "$log" "$work/thousand.jsonl" >/dev/null
 nodes=$(stat -c %s "$log/proofs/user-nodes")
 timed "checkpoint after 1000 appends (1000 paths)" $T checkpoint --log "$log" --key "$work/key" > "$work/cp3"
 echo "  user index nodes grew by $(( $(stat -c %s "$log/proofs/user-nodes") - nodes )) bytes"
-for u in $($T export --log "$log" --from-position $((events / 2)) | head -3 | sed 's/.*"user":"\([^"]*\)".*/\1/'); do
+for p in $((events / 4)) $((events / 2)) $((events * 3 / 4)); do
+  u=$($T export --log "$log" --from-position $p 2>/dev/null | head -1 | sed 's/.*"user":"\([^"]*\)".*/\1/')
   timed "prove --user $u (first)" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
   short "prove --user $u" $T prove --log "$log" --user "$u" --checkpoint "$work/cp2" --out "$work/p-$u.json"
   echo "  $(grep -o '"index"' "$work/p-$u.json" | wc -l) records, $(wc -c < "$work/p-$u.json") bytes"
