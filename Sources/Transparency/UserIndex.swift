@@ -10,16 +10,19 @@ import Cryptography
 public struct UserIndex: Sendable {
     /// The nodes, in the order they were added (reference i + 1 is `nodes[i]`).
     public struct Nodes: UserIndexNodeStore, Sendable {
+        /// Every node added, oldest first.
         public private(set) var nodes: [UserIndexNode] = []
 
         /// No nodes.
         public init() {}
 
+        /// The node `ref` refers to; throws for a reference never handed out.
         public func node(_ ref: UInt64) throws -> UserIndexNode {
             guard ref > 0, ref <= UInt64(nodes.count) else { throw UserIndexError("no node \(ref)") }
             return nodes[Int(ref - 1)]
         }
 
+        /// Adds `node`; its reference is the number of nodes then.
         public mutating func add(_ node: UserIndexNode) throws -> UInt64 {
             nodes.append(node)
             return UInt64(nodes.count)
