@@ -159,6 +159,16 @@ public final class ProofStore {
     /// empty index) brought forward with the records after it, only their users' paths written.
     func index(at size: UInt64) throws -> UserIndexFile.Version {
         guard size <= log.head.position else { throw ProofStoreError("the log has \(log.head.position) records, not \(size)") }
+        do {
+            return try bringIndex(to: size)
+        } catch let e as ProofStoreError {
+            // A damaged node on a path read: the index is built again from the log, once.
+            try users.reset("\(e.message)")
+            return try bringIndex(to: size)
+        }
+    }
+
+    func bringIndex(to size: UInt64) throws -> UserIndexFile.Version {
         if let kept = try checkedVersion(size: size, exact: true) { return kept }
         let base = try checkedVersion(size: size, exact: false)
         let baseSize = base?.size ?? 0, baseRef = base?.rootRef ?? 0
@@ -238,8 +248,14 @@ public final class ProofStore {
                 records.append(UserProof.Record(index: record.position - 1, line: String(decoding: line, as: UTF8.self),
                                                 inclusion: try MerkleTree.inclusionProof(index: record.position - 1, size: checkpoint.size, hashes: tree)))
             }
-            let proof = UserProof(checkpoint: signedCheckpoint, size: checkpoint.size, user: user, records: records,
-                                  completeness: try UserIndexTree.proof(user: user, root: index.rootRef, entries: index.entries, in: users))
+            let completeness: UserIndexProof
+            do {
+                completeness = try UserIndexTree.proof(user: user, root: index.rootRef, entries: index.entries, in: users)
+            } catch let e as ProofStoreError where attempt == 1 {
+                try users.reset("\(e.message)")
+                continue
+            }
+            let proof = UserProof(checkpoint: signedCheckpoint, size: checkpoint.size, user: user, records: records, completeness: completeness)
             if let failure = Self.selfCheck(proof, checkpoint: checkpoint, indexHead: indexHead) {
                 guard attempt == 1 else { throw ProofStoreError("the proof made from the log does not verify: \(failure)") }
                 try users.reset("\(users.nodes.path): a proof made from it did not verify (\(failure))")

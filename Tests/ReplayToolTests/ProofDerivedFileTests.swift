@@ -99,6 +99,34 @@ import Testing
         #expect(try f.check(try f.prove(user, cp2)).status == 0)
     }
 
+    @Test("a damaged node deep in the completeness index is found on the path that reads it and the index built again")
+    func damagedDeepNode() throws {
+        let f = try ProofFixture(seed: 0x5EED17)
+        defer { f.remove() }
+        let cp = try f.checkpoint("cp")
+        // The first node written: the leaf of the smallest key, read by that user's path only.
+        try Self.flip(f.log + "/proofs/user-nodes", at: 64 + 10)
+        var rebuilt = 0
+        for user in try f.users() {
+            let run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp])
+            #expect(run.status == 0, "\(user): \(run.err)")
+            #expect(try f.check(run.out, ["--checkpoint", cp]).status == 0, "\(user)")
+            if run.err.contains("damaged") && run.err.contains("built again") { rebuilt += 1 }
+        }
+        #expect(rebuilt == 1)
+        // A checkpoint after an append over the damaged index signs the root one made from scratch signs.
+        try Self.flip(f.log + "/proofs/user-nodes", at: 64 + 10)
+        let user = try f.users()[0]
+        try ProofFixture.ok(Tool.run(["import", "--log", f.log, "-"], stdin: "{\"id\":\"proof-append-7\",\"type\":\"account_created\",\"user\":\"\(user)\",\"time\":\"2026-01-22T10:00:00Z\",\"data\":{},\"source\":\"server\"}\n"))
+        let run = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(run.status == 0, "\(run.err)")
+        try run.out.write(toFile: f.folder + "/cp2", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: f.log + "/proofs")
+        #expect(try ProofFixture.ok(Tool.run(["checkpoint", "--log", f.log, "--key", f.key])).out.split(separator: "\n")[3] == run.out.split(separator: "\n")[3],
+                "the user-smt line of a checkpoint made over the damaged index is the one made from scratch")
+        #expect(try f.check(try f.prove(user, f.folder + "/cp2"), ["--checkpoint", f.folder + "/cp2"]).status == 0)
+    }
+
     @Test("a damaged, torn or missing completeness index is rebuilt as of the checkpoint's size, after appends")
     func damagedIndex() throws {
         let f = try ProofFixture(seed: 0x5EED14)
