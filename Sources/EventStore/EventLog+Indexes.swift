@@ -81,8 +81,10 @@ extension EventLog {
         adopted[last].end = offset + frame.count
         // The last segment's records behind the covered head are read again, frame by frame
         // (CRC32C, positions): damage there is found by every handle, not only by `verify`.
-        try Self.checkFrames(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
-                             firstPosition: adopted[last].base)
+        if options.checksLastSegmentAtOpen || access == .write {
+            try Self.checkFrames(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
+                                 firstPosition: adopted[last].base)
+        }
         segments = adopted
         for i in segments.indices { try checkHeader(of: i == last ? file : PlatformFile(path: segments[i].path, mode: .readOnly), segment: i) }
         self.head = head

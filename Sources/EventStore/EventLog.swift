@@ -32,6 +32,11 @@ public final class EventLog {
         /// A read handle that indexed records the files did not cover saves them if the log's lock
         /// is free at once (it never waits for a writer).
         public var readersSaveIndexes = true
+        /// A read handle that adopts the index files reads the last segment's records behind the
+        /// covered head again (CRC32C, positions) at open. A reader that checks every record it
+        /// serves against something else (proofs: a signed Merkle root) can skip that pass; a
+        /// writer always makes it.
+        public var checksLastSegmentAtOpen = true
         public init() {}
     }
 

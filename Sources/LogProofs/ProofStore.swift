@@ -4,8 +4,9 @@ import Transparency
 import Platform
 
 /// The proof files kept beside a log (`DIR/proofs/`): the Merkle tree's stored hashes
-/// (`hashes`, brought up to the head incrementally), one completeness index per checkpoint size
-/// (`checkpoints/<size>`), and a lock file serialising the processes that update them.
+/// (`hashes`, brought up to the head incrementally), the completeness index's nodes and
+/// versions (`user-nodes`, `user-versions`: `UserIndexFile`, brought forward by the users
+/// touched), and a lock file serialising the processes that update them.
 ///
 /// Everything here is derived from the log and checked before use: a file whose header does not
 /// match the log (another log, a shorter log, a damaged file) is built again, and every proof is
@@ -18,20 +19,35 @@ public final class ProofStore {
     public let directory: String
     let lockFile: RandomAccessFile
     let tree: TreeHashFile
+    let users: UserIndexFile
     var accumulator = MerkleAccumulator()
+    private var ownNotes: [String] = []
+
     /// What was found wrong with a derived file and built again, one sentence each.
-    public private(set) var notes: [String] = []
+    public var notes: [String] { ownNotes + users.notes }
 
     /// Opens (creating) the proof files of `log`, waiting for any other process updating them,
     /// and checks the hashes file against the log.
     public init(log: EventLog) throws {
         self.log = log
         directory = log.directory + "/proofs"
-        try PlatformDirectory.create(directory + "/checkpoints")
+        try PlatformDirectory.create(directory)
         lockFile = try RandomAccessFile(path: directory + "/lock", create: true)
         try lockFile.lock()
         tree = try TreeHashFile(path: directory + "/hashes")
+        users = try UserIndexFile(directory: directory)
         try checkTree()
+        try removeSortedIndexes()
+    }
+
+    /// Removes the one-file-per-checkpoint sorted indexes (`checkpoints/<size>`) an earlier
+    /// version of the tool kept: nothing reads them.
+    func removeSortedIndexes() throws {
+        let folder = directory + "/checkpoints"
+        guard PlatformDirectory.isDirectory(folder) else { return }
+        let names = try PlatformDirectory.list(folder).filter { name in name.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        for name in names { try DurableFile.remove(path: folder + "/" + name) }
+        if !names.isEmpty { ownNotes.append("\(folder): \(names.count) sorted user index file(s) of an earlier format removed") }
     }
 
     deinit { lockFile.unlock() }
@@ -75,7 +91,7 @@ public final class ProofStore {
     }
 
     func restartTree(_ reason: String) throws {
-        notes.append("\(tree.file.path): \(reason); built again from the log")
+        ownNotes.append("\(tree.file.path): \(reason); built again from the log")
         try tree.reset()
         accumulator = MerkleAccumulator()
     }
@@ -139,75 +155,67 @@ public final class ProofStore {
 
     // MARK: The completeness index
 
-    func indexPath(_ size: UInt64) -> String { directory + "/checkpoints/\(size)" }
-
-    /// The completeness index as of log position `size` (at most the head): the file kept for
-    /// that size if it checks against the log, else built from the latest earlier one that does
-    /// (or from the start) and the records after it.
-    func index(at size: UInt64) throws -> UserIndexFile {
+    /// The completeness index as of log position `size` (at most the head): the version kept
+    /// for that size if it checks against the log, else the latest earlier one that does (or the
+    /// empty index) brought forward with the records after it, only their users' paths written.
+    func index(at size: UInt64) throws -> UserIndexFile.Version {
         guard size <= log.head.position else { throw ProofStoreError("the log has \(log.head.position) records, not \(size)") }
-        if let kept = try checkedIndex(size) { return kept }
-        var base: (size: UInt64, chainHash: SHA256.Digest, entries: [UserIndexEntry]) = (0, .zero, [])
-        for earlier in try keptIndexSizes().filter({ $0 < size }).sorted(by: >) {
-            guard let file = try checkedIndex(earlier) else { continue }
-            do {
-                base = (earlier, file.trailer.chainHash, try file.allEntries())
-                break
-            } catch let e as ProofStoreError {
-                notes.append("\(e.message); removed")
-                try DurableFile.remove(path: indexPath(earlier))
-            }
+        do {
+            return try bringIndex(to: size)
+        } catch let e as ProofStoreError {
+            // A damaged node on a path read: the index is built again from the log, once.
+            try users.reset("\(e.message)")
+            return try bringIndex(to: size)
         }
-        var chains = UserChains(entries: base.entries)
-        base.entries = []
-        try catchUp(visitFrom: base.size + 1, visitAfter: base.chainHash) { position, user, leaf in
-            if position > base.size && position <= size { chains.append(user: user, leafHash: leaf) }
+    }
+
+    func bringIndex(to size: UInt64) throws -> UserIndexFile.Version {
+        if let kept = try checkedVersion(size: size, exact: true) { return kept }
+        let base = try checkedVersion(size: size, exact: false)
+        let baseSize = base?.size ?? 0, baseRef = base?.rootRef ?? 0
+        var chains = UserChains()
+        let users = self.users
+        try catchUp(visitFrom: baseSize + 1, visitAfter: base?.chainHash ?? .zero) { position, user, leaf in
+            guard position > baseSize && position <= size else { return }
+            try chains.append(user: user, leafHash: leaf) { key in try UserIndexTree.lookup(key, root: baseRef, in: users) }
         }
         guard let chain = try log.chainHash(at: size) else { throw ProofStoreError("the log does not reach position \(size)") }
-        try UserIndexFile.write(entries: chains.sortedEntries(), size: size, chainHash: chain, to: indexPath(size))
-        return try UserIndexFile(path: indexPath(size))
+        var store = users
+        let (root, added) = try UserIndexTree.update(root: baseRef, changes: chains.sortedEntries(), in: &store)
+        return try users.commit(size: size, chainHash: chain, rootRef: root, entries: (base?.entries ?? 0) + added)
     }
 
-    /// The sizes of the index files kept.
-    func keptIndexSizes() throws -> [UInt64] {
-        try PlatformDirectory.list(directory + "/checkpoints").compactMap { name in
-            name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? UInt64(name) : nil
-        }
-    }
-
-    /// The index file for `size` if there is one and it checks (trailer, chain hash at `size`,
-    /// root from its stored hashes); one that does not is removed (noting why).
-    func checkedIndex(_ size: UInt64) throws -> UserIndexFile? {
-        let path = indexPath(size)
-        guard PlatformDirectory.exists(path) else { return nil }
+    /// The latest version for `size` (`exact`) or below it, if it checks (its chain hash is the
+    /// log's at its size, its root node hashes to its root); one that does not starts the index
+    /// again (noting why): versions build on each other.
+    func checkedVersion(size: UInt64, exact: Bool) throws -> UserIndexFile.Version? {
+        let candidates = users.versions.filter { exact ? $0.size == size : $0.size < size }
+        guard let version = candidates.max(by: { $0.size < $1.size }) else { return nil }
         let problem: String
         do {
-            let file = try UserIndexFile(path: path)
-            if file.trailer.size != size {
-                problem = "\(path): it is the index at position \(file.trailer.size)"
-            } else if try log.chainHash(at: size) != file.trailer.chainHash {
-                problem = "\(path): it was made from another log (the chain hash at position \(size) differs)"
-            } else if try !file.rootChecks() {
-                problem = "\(path): its stored hashes do not give the root its trailer records"
+            if try log.chainHash(at: version.size) != version.chainHash {
+                problem = "its version at position \(version.size) was made from another log (the chain hash differs)"
+            } else if try UserIndexTree.hash(version.rootRef, in: users) != version.root {
+                problem = "its version at position \(version.size) does not hash to its root"
             } else {
-                return file
+                return version
             }
         } catch let e as ProofStoreError {
             problem = e.message
         }
-        notes.append("\(problem); removed and built again from the log")
-        try DurableFile.remove(path: path)
+        try users.reset("\(users.nodes.path): \(problem)")
         return nil
     }
 
     // MARK: Checkpoints and proofs
 
     /// Signs a checkpoint of the log's head (origin: the signer's name), with the completeness
-    /// index's head on its `user-index` line.
+    /// index's head on its `user-smt` line.
     public func checkpoint(signer: NoteSigner) throws -> String {
-        try catchUp()
         let size = log.head.position
+        // Bringing the index forward also brings the tree up in the same pass over new records.
         let index = try index(at: size)
+        try catchUp()
         return try Checkpoint(origin: signer.name, size: size, root: try root(size: size), userIndex: index.head).signed(by: signer)
     }
 
@@ -217,7 +225,7 @@ public final class ProofStore {
     public func userProof(user: String, signedCheckpoint: String) throws -> UserProof {
         let checkpoint = try CheckpointText.unverified(signedCheckpoint)
         guard let indexHead = try checkpoint.userIndexHead() else {
-            throw ProofStoreError("the checkpoint has no user-index line (not made by checkpoint)")
+            throw ProofStoreError("the checkpoint has no user-smt line (not made by checkpoint)")
         }
         try checkSize(checkpoint)
         var attempt = 0
@@ -228,11 +236,10 @@ public final class ProofStore {
             let index = try index(at: checkpoint.size)
             guard index.head == indexHead else {
                 if attempt == 1 {
-                    notes.append("\(indexPath(checkpoint.size)): its head is not the checkpoint's user-index; built again from the log")
-                    try DurableFile.remove(path: indexPath(checkpoint.size))
+                    try users.reset("\(users.nodes.path): its index at size \(checkpoint.size) is not the checkpoint's user-smt line")
                     continue
                 }
-                throw ProofStoreError("the checkpoint's user-index (\(indexHead.extensionLine)) is not this log's index at size \(checkpoint.size) (\(index.head.extensionLine))")
+                throw ProofStoreError("the checkpoint's user index (\(indexHead.extensionLine)) is not this log's index at size \(checkpoint.size) (\(index.head.extensionLine))")
             }
             var records: [UserProof.Record] = []
             var line: [UInt8] = []
@@ -242,11 +249,17 @@ public final class ProofStore {
                 records.append(UserProof.Record(index: record.position - 1, line: String(decoding: line, as: UTF8.self),
                                                 inclusion: try MerkleTree.inclusionProof(index: record.position - 1, size: checkpoint.size, hashes: tree)))
             }
-            let proof = UserProof(checkpoint: signedCheckpoint, size: checkpoint.size, user: user, records: records,
-                                  completeness: try index.proof(user: user))
+            let completeness: UserIndexProof
+            do {
+                completeness = try UserIndexTree.proof(user: user, root: index.rootRef, entries: index.entries, in: users)
+            } catch let e as ProofStoreError where attempt == 1 {
+                try users.reset("\(e.message)")
+                continue
+            }
+            let proof = UserProof(checkpoint: signedCheckpoint, size: checkpoint.size, user: user, records: records, completeness: completeness)
             if let failure = Self.selfCheck(proof, checkpoint: checkpoint, indexHead: indexHead) {
                 guard attempt == 1 else { throw ProofStoreError("the proof made from the log does not verify: \(failure)") }
-                try DurableFile.remove(path: indexPath(checkpoint.size))
+                try users.reset("\(users.nodes.path): a proof made from it did not verify (\(failure))")
                 try rebuildTree(because: "a proof made from it did not verify (\(failure))")
                 continue
             }

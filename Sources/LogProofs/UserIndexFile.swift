@@ -2,185 +2,195 @@ import EventStore
 import Transparency
 import Platform
 
-/// `DIR/proofs/checkpoints/<size>`: the per-user completeness index as of a checkpoint's size.
-/// The entries (`UserIndexEntry`, 72 bytes each) sorted by key, then the index tree's stored
-/// hashes (32 bytes each, `StoredHashLayout` order), then a 96-byte trailer: magic, the size
-/// (log position) it is of, that position's chain hash, the entry count, the index root, the
-/// entries' CRC32C and the trailer's own CRC32C. Written whole under a temporary name and renamed.
+/// The per-user completeness index kept beside the log: the nodes of its sparse Merkle tree
+/// (`UserIndexTree`) in `DIR/proofs/user-nodes`, appended and never changed, and one version
+/// record per indexed log size in `DIR/proofs/user-versions`. A version names what it derives
+/// from (the log position and that position's chain hash) and what it holds (the root node, the
+/// root hash, the number of users, the node file's length when it was written). Bringing the
+/// index from one size to the next appends only the paths to the users touched in between:
+/// O(k log n) nodes for k records; every earlier version stays readable.
 ///
-/// A derived file: opening checks its length and trailer, `ProofStore` checks the chain hash
-/// against the log and the root against the stored hashes before use. A lookup is a binary
-/// search of 72-byte reads and an inclusion path of 32-byte reads: O(log users).
-final class UserIndexFile {
-    /// What the file is of.
-    struct Trailer: Equatable {
+/// Nodes (references are file offsets; 0 is the empty subtree), each with its CRC32C:
+/// a leaf `L` key(32) count(8, big-endian) chain(32) crc(4), 77 bytes; an inner node `N`
+/// leftHash(32) rightHash(32) left(8) right(8) crc(4), 85 bytes. A version record is 112 bytes:
+/// magic, size, chain hash, root, entries, root reference, node file length, CRC32C.
+///
+/// A derived file: a torn or damaged node fails its CRC; a version record that does not read
+/// ends the list (the file is cut there); nodes past the last version's length are an unfinished
+/// append and cut. The owner (`ProofStore`) checks a version's chain hash against the log and its
+/// root against its root node before use, and every proof against the checkpoint.
+final class UserIndexFile: UserIndexNodeStore {
+    /// One indexed log size.
+    struct Version: Equatable {
         var size: UInt64
         var chainHash: SHA256.Digest
-        var entries: UInt64
         var root: SHA256.Digest
-        var entriesCRC: UInt32
+        var entries: UInt64
+        var rootRef: UInt64
+        var nodesLength: UInt64
 
-        static let magic = Array("LDGUIX01".utf8)
-        static let byteCount = 96
+        static let magic = Array("LDGUSV01".utf8)
+        static let byteCount = 112
+
+        var head: UserIndexHead { UserIndexHead(entries: entries, root: root) }
 
         var bytes: [UInt8] {
             var out = Self.magic
             LittleEndian.append(size, to: &out)
             chainHash.append(to: &out)
-            LittleEndian.append(entries, to: &out)
             root.append(to: &out)
-            LittleEndian.append(entriesCRC, to: &out)
+            LittleEndian.append(entries, to: &out)
+            LittleEndian.append(rootRef, to: &out)
+            LittleEndian.append(nodesLength, to: &out)
             LittleEndian.append(CRC32C.checksum(out), to: &out)
             out += [UInt8](repeating: 0, count: Self.byteCount - out.count)
             return out
         }
 
-        static func read(_ b: [UInt8]) -> Trailer? {
-            guard b.count == byteCount, Array(b[0..<8]) == magic, CRC32C.checksum(Array(b[0..<92])) == LittleEndian.uint32(b, at: 92) else { return nil }
-            return Trailer(size: LittleEndian.uint64(b, at: 8), chainHash: SHA256.Digest(bytes: Array(b[16..<48])),
-                           entries: LittleEndian.uint64(b, at: 48), root: SHA256.Digest(bytes: Array(b[56..<88])),
-                           entriesCRC: LittleEndian.uint32(b, at: 88))
+        static func read(_ b: ArraySlice<UInt8>) -> Version? {
+            let b = Array(b)
+            guard b.count == byteCount, Array(b[0..<8]) == magic, CRC32C.checksum(Array(b[0..<104])) == LittleEndian.uint32(b, at: 104) else { return nil }
+            return Version(size: LittleEndian.uint64(b, at: 8), chainHash: SHA256.Digest(bytes: Array(b[16..<48])),
+                           root: SHA256.Digest(bytes: Array(b[48..<80])), entries: LittleEndian.uint64(b, at: 80),
+                           rootRef: LittleEndian.uint64(b, at: 88), nodesLength: LittleEndian.uint64(b, at: 96))
         }
     }
 
-    /// The index tree's stored hashes, read from the file.
-    struct TreeHashes: StoredHashes {
-        let file: RandomAccessFile
-        let start: Int
-        let count: UInt64
+    static let nodesMagic = Array("LDGUSN01".utf8) + [UInt8](repeating: 0, count: 56)
+    static let leafBytes = 77, innerBytes = 85
 
-        func hash(level: Int, index: UInt64) throws -> SHA256.Digest {
-            guard level >= 0, level < 64, index < UInt64.max >> UInt64(level) else {
-                throw ProofStoreError("no index hash at level \(level), index \(index)")
-            }
-            let position = StoredHashLayout.position(level: level, index: index)
-            guard position < count else { throw ProofStoreError("no index hash at level \(level), index \(index) in \(file.path)") }
-            let bytes = try file.read(at: start + Int(position) * 32, count: 32)
-            guard bytes.count == 32 else { throw ProofStoreError("\(file.path) ends inside an index hash") }
-            return SHA256.Digest(bytes: bytes)
+    let nodes: RandomAccessFile
+    let versionsFile: RandomAccessFile
+    /// The versions, in the order they were written.
+    private(set) var versions: [Version] = []
+    /// Nodes added and not yet written, and the file offset where they start.
+    private var pending: [UInt8] = []
+    private var pendingStart: Int
+    /// Nodes read since the file was opened (what a proof cost).
+    private(set) var reads = 0
+    /// What was found wrong and cut or started again, one sentence each.
+    private(set) var notes: [String] = []
+
+    /// Opens (creating) the two files under `directory`; cuts a torn version record and an
+    /// unfinished node append, and starts both files again when they do not fit together.
+    init(directory: String) throws {
+        nodes = try RandomAccessFile(path: directory + "/user-nodes", create: true)
+        versionsFile = try RandomAccessFile(path: directory + "/user-versions", create: true)
+        pendingStart = Self.nodesMagic.count
+        let nodesLength = try nodes.size()
+        if nodesLength == 0 {
+            try reset(nil)
+            return
+        }
+        guard nodesLength >= Self.nodesMagic.count, try nodes.read(at: 0, count: Self.nodesMagic.count) == Self.nodesMagic else {
+            try reset("\(nodes.path): no header")
+            return
+        }
+        let bytes = try versionsFile.read(at: 0, count: try versionsFile.size())
+        var offset = 0, committed = UInt64(Self.nodesMagic.count)
+        while offset + Version.byteCount <= bytes.count, let version = Version.read(bytes[offset..<(offset + Version.byteCount)]),
+              version.nodesLength >= committed, version.nodesLength <= UInt64(nodesLength),
+              version.rootRef == 0 || version.rootRef < version.nodesLength {
+            versions.append(version)
+            committed = version.nodesLength
+            offset += Version.byteCount
+        }
+        if offset < bytes.count {
+            notes.append("\(versionsFile.path): cut after \(versions.count) version(s) (a torn or damaged record)")
+            try versionsFile.truncate(to: offset)
+        }
+        if UInt64(nodesLength) > committed { try nodes.truncate(to: Int(committed)) }
+        pendingStart = Int(committed)
+    }
+
+    /// Empties both files (noting `reason`): the index of no user at no size.
+    func reset(_ reason: String?) throws {
+        if let reason { notes.append("\(reason); built again from the log") }
+        // Versions first: a version never names nodes that are gone.
+        try versionsFile.truncate(to: 0)
+        try nodes.truncate(to: 0)
+        try nodes.write(Self.nodesMagic, at: 0)
+        versions = []
+        pending = []
+        pendingStart = Self.nodesMagic.count
+    }
+
+    // MARK: Nodes
+
+    func node(_ ref: UInt64) throws -> UserIndexNode {
+        guard ref >= UInt64(Self.nodesMagic.count), ref < UInt64(pendingStart + pending.count) else {
+            throw ProofStoreError("\(nodes.path): no node at offset \(ref)")
+        }
+        reads += 1
+        let offset = Int(ref)
+        if offset >= pendingStart {
+            let start = offset - pendingStart
+            return try Self.decode(Array(pending[start..<min(pending.count, start + Self.innerBytes)]), at: ref, path: nodes.path)
+        }
+        return try Self.decode(try nodes.read(at: offset, count: min(Self.innerBytes, pendingStart - offset)), at: ref, path: nodes.path)
+    }
+
+    static func decode(_ b: [UInt8], at ref: UInt64, path: String) throws -> UserIndexNode {
+        func damaged() -> ProofStoreError { ProofStoreError("\(path): the node at offset \(ref) is damaged (tag or CRC)") }
+        guard let tag = b.first else { throw damaged() }
+        switch tag {
+        case 0x4C:
+            guard b.count >= leafBytes, CRC32C.checksum(Array(b[0..<73])) == LittleEndian.uint32(b, at: 73) else { throw damaged() }
+            var count: UInt64 = 0
+            for i in 33..<41 { count = count << 8 | UInt64(b[i]) }
+            return .leaf(UserIndexEntry(key: SHA256.Digest(bytes: Array(b[1..<33])), count: count, chainHash: SHA256.Digest(bytes: Array(b[41..<73]))))
+        case 0x4E:
+            guard b.count >= innerBytes, CRC32C.checksum(Array(b[0..<81])) == LittleEndian.uint32(b, at: 81) else { throw damaged() }
+            return .inner(leftHash: SHA256.Digest(bytes: Array(b[1..<33])), rightHash: SHA256.Digest(bytes: Array(b[33..<65])),
+                          left: LittleEndian.uint64(b, at: 65), right: LittleEndian.uint64(b, at: 73))
+        default:
+            throw damaged()
         }
     }
 
-    let file: RandomAccessFile
-    let trailer: Trailer
-    let hashes: TreeHashes
-
-    /// The head for the checkpoint's `user-index` line.
-    var head: UserIndexHead { UserIndexHead(entries: trailer.entries, root: trailer.root) }
-
-    static func length(entries: UInt64) -> Int {
-        Int(entries) * UserIndexEntry.encodedSize + Int(StoredHashLayout.count(size: entries)) * 32 + Trailer.byteCount
+    static func encode(_ node: UserIndexNode, into out: inout [UInt8]) {
+        let start = out.count
+        switch node {
+        case .leaf(let entry):
+            out.append(0x4C)
+            out += entry.bytes
+        case .inner(let leftHash, let rightHash, let left, let right):
+            out.append(0x4E)
+            leftHash.append(to: &out)
+            rightHash.append(to: &out)
+            LittleEndian.append(left, to: &out)
+            LittleEndian.append(right, to: &out)
+        }
+        let crc = out.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        LittleEndian.append(crc, to: &out)
     }
 
-    /// Opens the file at `path`; throws `ProofStoreError` if its trailer or length do not check.
-    init(path: String) throws {
-        file = try RandomAccessFile(path: path, create: false)
-        let size = try file.size()
-        guard size >= Trailer.byteCount, let trailer = Trailer.read(try file.read(at: size - Trailer.byteCount, count: Trailer.byteCount)) else {
-            throw ProofStoreError("\(path): no readable trailer")
-        }
-        guard trailer.entries < 1 << 40, size == Self.length(entries: trailer.entries) else {
-            throw ProofStoreError("\(path): \(size) bytes, its trailer says \(trailer.entries) entries")
-        }
-        self.trailer = trailer
-        hashes = TreeHashes(file: file, start: Int(trailer.entries) * UserIndexEntry.encodedSize, count: StoredHashLayout.count(size: trailer.entries))
+    func add(_ node: UserIndexNode) throws -> UInt64 {
+        let ref = UInt64(pendingStart + pending.count)
+        Self.encode(node, into: &pending)
+        if pending.count >= 1 << 20 { try flush() }
+        return ref
     }
 
-    /// The entry at `position` (one read).
-    func entry(at position: UInt64) throws -> UserIndexEntry {
-        let b = try file.read(at: Int(position) * UserIndexEntry.encodedSize, count: UserIndexEntry.encodedSize)
-        guard b.count == UserIndexEntry.encodedSize else { throw ProofStoreError("\(file.path) ends inside entry \(position)") }
-        return Self.entry(b, at: 0)
+    /// Writes the nodes added so far (not yet durable).
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        try nodes.write(pending, at: pendingStart)
+        pendingStart += pending.count
+        pending.removeAll(keepingCapacity: true)
     }
 
-    static func entry(_ b: [UInt8], at o: Int) -> UserIndexEntry {
-        var count: UInt64 = 0
-        for i in 0..<8 { count = count << 8 | UInt64(b[o + 32 + i]) }
-        return UserIndexEntry(key: SHA256.Digest(bytes: Array(b[o..<(o + 32)])), count: count, chainHash: SHA256.Digest(bytes: Array(b[(o + 40)..<(o + 72)])))
-    }
+    // MARK: Versions
 
-    /// Whether the index root recomputed from the stored hashes is the trailer's (O(log n) reads).
-    func rootChecks() throws -> Bool {
-        trailer.entries == 0 ? trailer.root == MerkleTree.emptyRoot : try MerkleTree.root(size: trailer.entries, hashes: hashes) == trailer.root
-    }
-
-    /// Every entry, checked against the trailer's CRC and for strictly increasing keys.
-    func allEntries() throws -> [UserIndexEntry] {
-        let total = Int(trailer.entries) * UserIndexEntry.encodedSize
-        var entries: [UserIndexEntry] = []
-        entries.reserveCapacity(Int(trailer.entries))
-        var crc: UInt32 = 0
-        var offset = 0
-        let chunk = 72 << 14
-        var previous: [UInt8]?
-        while offset < total {
-            let b = try file.read(at: offset, count: min(chunk, total - offset))
-            guard b.count == min(chunk, total - offset) else { throw ProofStoreError("\(file.path) ends inside its entries") }
-            crc = b.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
-            for o in stride(from: 0, to: b.count, by: UserIndexEntry.encodedSize) {
-                let key = Array(b[o..<(o + 32)])
-                if let previous, !previous.lexicographicallyPrecedes(key) {
-                    throw ProofStoreError("\(file.path): entries out of key order at \(entries.count)")
-                }
-                previous = key
-                entries.append(Self.entry(b, at: o))
-            }
-            offset += b.count
-        }
-        guard crc == trailer.entriesCRC else { throw ProofStoreError("\(file.path): its entries fail their CRC") }
-        return entries
-    }
-
-    /// The proof of `user`'s entry, or of its absence: a binary search by key, then inclusion paths.
-    func proof(user: String) throws -> UserIndexProof {
-        let key = UserIndexEntry.key(user: user).bytes
-        var lo: UInt64 = 0, hi = trailer.entries
-        var found: UserIndexEntry?
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            let e = try entry(at: mid)
-            if e.key.bytes.lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid; found = e }
-        }
-        func entryProof(_ position: UInt64, _ known: UserIndexEntry? = nil) throws -> UserIndexProof.EntryProof {
-            UserIndexProof.EntryProof(position: position, entry: try known ?? entry(at: position),
-                                      inclusion: try MerkleTree.inclusionProof(index: position, size: trailer.entries, hashes: hashes))
-        }
-        if lo < trailer.entries, let found, found.key.bytes == key {
-            return UserIndexProof(entries: trailer.entries, membership: .present(try entryProof(lo, found)))
-        }
-        return UserIndexProof(entries: trailer.entries, membership: .absent(left: lo > 0 ? try entryProof(lo - 1) : nil,
-                                                                             right: lo < trailer.entries ? try entryProof(lo) : nil))
-    }
-
-    /// Writes the index of `entries` (sorted by key, no key twice) as of log position `size`
-    /// whose chain hash is `chainHash`, to `path` (atomically); returns its head.
-    @discardableResult
-    static func write(entries: [UserIndexEntry], size: UInt64, chainHash: SHA256.Digest, to path: String) throws -> UserIndexHead {
-        let out = try DurableFile.Replacement(path: path)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20 + 256)
-        var crc: UInt32 = 0
-        for entry in entries {
-            buffer += entry.bytes
-            if buffer.count >= 1 << 20 {
-                crc = buffer.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
-                try buffer.withUnsafeBytes { try out.append($0) }
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        crc = buffer.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
-        var tree = MerkleAccumulator()
-        for entry in entries {
-            for stored in tree.append(leafHash: entry.leafHash) { stored.hash.append(to: &buffer) }
-            if buffer.count >= 1 << 20 {
-                try buffer.withUnsafeBytes { try out.append($0) }
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        let trailer = Trailer(size: size, chainHash: chainHash, entries: UInt64(entries.count), root: tree.root, entriesCRC: crc)
-        buffer += trailer.bytes
-        try buffer.withUnsafeBytes { try out.append($0) }
-        try out.commit()
-        return UserIndexHead(entries: trailer.entries, root: trailer.root)
+    /// Makes the nodes added durable, then records `version` (whose root they hold).
+    func commit(size: UInt64, chainHash: SHA256.Digest, rootRef: UInt64, entries: UInt64) throws -> Version {
+        try flush()
+        try nodes.sync()
+        let version = Version(size: size, chainHash: chainHash, root: try UserIndexTree.hash(rootRef, in: self), entries: entries,
+                              rootRef: rootRef, nodesLength: UInt64(pendingStart))
+        try versionsFile.write(version.bytes, at: versions.count * Version.byteCount)
+        try versionsFile.sync()
+        versions.append(version)
+        return version
     }
 }

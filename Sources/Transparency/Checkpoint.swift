@@ -3,7 +3,7 @@ import Cryptography
 /// A transparency-log checkpoint (C2SP tlog-checkpoint): the note text
 /// `<origin>\n<size>\n<base64 root>\n` then optional extension lines, signed as a signed note.
 ///
-/// This log adds one extension line, `user-index <entries> <base64 root>`: the size and root of
+/// This log adds one extension line, `user-smt <entries> <base64 root>`: the number of users and the root of
 /// the per-user completeness index (`UserIndex`).
 public struct Checkpoint: Sendable, Equatable {
     /// The log's identity, e.g. `example.com/ledger`.
@@ -12,11 +12,11 @@ public struct Checkpoint: Sendable, Equatable {
     public var size: UInt64
     /// The Merkle root of the first `size` leaves.
     public var root: SHA256.Digest
-    /// The extension lines, in order, without newlines (the user-index line among them).
+    /// The extension lines, in order, without newlines (the user-smt line among them).
     public var extensions: [String]
 
-    /// The keyword of the user-index extension line.
-    public static let userIndexKeyword = "user-index"
+    /// The keyword of the user-smt extension line.
+    public static let userIndexKeyword = "user-smt"
 
     /// A checkpoint; `userIndex` adds its extension line first among `extensions`.
     public init(origin: String, size: UInt64, root: SHA256.Digest, userIndex: UserIndexHead? = nil, extensions: [String] = []) {
@@ -33,7 +33,7 @@ public struct Checkpoint: Sendable, Equatable {
 
     /// Parses a checkpoint note text strictly: at least three lines, each non-empty and ended by
     /// a newline; a decimal size without leading zeros that fits 64 bits; a root that is strict
-    /// base64 of 32 bytes; at most one well-formed user-index line.
+    /// base64 of 32 bytes; at most one well-formed user-smt line.
     public init(text: String) throws(CheckpointError) {
         guard text.hasSuffix("\n") else { throw CheckpointError(line: 0, "the text does not end with a newline") }
         let lines = text.utf8.split(separator: 0x0a, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
@@ -57,7 +57,7 @@ public struct Checkpoint: Sendable, Equatable {
     }
 
     /// The signed note of this checkpoint by `signer`; refuses a checkpoint whose text would not
-    /// parse back to it (an empty origin, a newline inside a line, a malformed user-index line).
+    /// parse back to it (an empty origin, a newline inside a line, a malformed user-smt line).
     public func signed(by signer: NoteSigner) throws -> String {
         let text = self.text
         guard try Checkpoint(text: text) == self else {
@@ -66,16 +66,16 @@ public struct Checkpoint: Sendable, Equatable {
         return try SignedNote.sign(text, by: signer)
     }
 
-    /// The user-index extension's size and root; nil when the checkpoint has no such line.
+    /// The user-smt extension's size and root; nil when the checkpoint has no such line.
     public func userIndexHead() throws(CheckpointError) -> UserIndexHead? {
         var found: UserIndexHead?
         let keyword = Array((Self.userIndexKeyword + " ").utf8)
         for (i, line) in extensions.enumerated() where line.utf8.starts(with: keyword) {
-            guard found == nil else { throw CheckpointError(line: i + 4, "a second user-index line") }
+            guard found == nil else { throw CheckpointError(line: i + 4, "a second user-smt line") }
             let fields = line.utf8.split(separator: 0x20, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             guard fields.count == 3, let entries = Self.parseSize(fields[1]),
                   let rootBytes = Base64.decode(fields[2]), rootBytes.count == 32 else {
-                throw CheckpointError(line: i + 4, "user-index line \(quoted(line)) is not `user-index <entries> <base64 root>`")
+                throw CheckpointError(line: i + 4, "user-smt line \(quoted(line)) is not `user-smt <entries> <base64 root>`")
             }
             found = UserIndexHead(entries: entries, root: SHA256.Digest(bytes: rootBytes))
         }

@@ -46,9 +46,9 @@ struct JSONFields {
         return try Self.hash(s, field: fieldPath(key))
     }
 
-    /// A list of base64 hashes; at most 64 (no tree of 2^64 leaves needs more).
-    mutating func hashes(_ key: String) throws(ProofFormatError) -> [SHA256.Digest] {
-        let list = try array(key, max: 64)
+    /// A list of base64 hashes; at most `max` (64 by default: no tree of 2^64 leaves needs more).
+    mutating func hashes(_ key: String, max: Int = 64) throws(ProofFormatError) -> [SHA256.Digest] {
+        let list = try array(key, max: max)
         var out: [SHA256.Digest] = []
         for (i, element) in list.enumerated() {
             guard case .string(let s) = element else { throw ProofFormatError(field: "\(fieldPath(key))[\(i)]", "is not a base64 string") }

@@ -50,7 +50,7 @@ public struct ProofChecker: Sendable {
     /// Checks a user proof: the checkpoint's signature and text (and, given `expectedCheckpoint`,
     /// that it is that very signed checkpoint); the size; record indices strictly increasing and
     /// below the size; each record's inclusion (leaf = the line's UTF-8 bytes); the user index
-    /// entry's key = SHA-256(user), its inclusion under the checkpoint's user-index root, and
+    /// entry's key = SHA-256(user), its inclusion under the checkpoint's user-smt root, and
     /// its count and chain = those of the records (or, for an absent user, no records and a
     /// valid absence proof). `userOfLine`, when given, must name the proof's user for every line.
     @discardableResult
@@ -70,7 +70,7 @@ public struct ProofChecker: Sendable {
             throw ProofCheckFailure(.checkpoint, error.description)
         }
         guard let head = indexHead else {
-            throw ProofCheckFailure(.checkpoint, "the checkpoint has no user-index line")
+            throw ProofCheckFailure(.checkpoint, "the checkpoint has no user-smt line")
         }
         var chain = RecordChain()
         var previous: UInt64?

@@ -45,6 +45,6 @@ public struct UserIndexEntry: Sendable, Equatable {
 extension SHA256.Digest {
     /// Byte-wise (big-endian) order of digests: the order of the user index.
     static func precedes(_ a: SHA256.Digest, _ b: SHA256.Digest) -> Bool {
-        a.bytes.lexicographicallyPrecedes(b.bytes)
+        precedesBytewise(a, b)
     }
 }

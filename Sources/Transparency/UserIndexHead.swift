@@ -13,6 +13,6 @@ public struct UserIndexHead: Sendable, Equatable {
         self.root = root
     }
 
-    /// `user-index <entries> <base64 root>`.
+    /// `user-smt <entries> <base64 root>`.
     public var extensionLine: String { "\(Checkpoint.userIndexKeyword) \(entries) \(Base64.encode(root.bytes))" }
 }

@@ -1,98 +1,84 @@
 import Cryptography
 
-/// What the completeness index says about one user: their entry with its inclusion proof, or
-/// the entries on either side of where theirs would be.
+/// What the user index says about one user: the path from the index root down the bits of
+/// SHA-256(user) to where it ends, the hashes beside it (`siblings`, from the root down), and
+/// what ends it: the user's entry (present), or an empty subtree or another user's entry whose
+/// key shares the path (absent). See `UserIndexTree` for the tree.
 public struct UserIndexProof: Sendable, Equatable {
-    /// An index entry at a position, with its inclusion proof in the index tree.
-    public struct EntryProof: Sendable, Equatable {
-        /// The entry's position in the sorted index.
-        public var position: UInt64
-        /// The entry (key, count, chain hash).
-        public var entry: UserIndexEntry
-        /// The entry's inclusion proof (RFC 9162 audit path) in the index of `entries` entries.
-        public var inclusion: [SHA256.Digest]
-
-        /// An entry at `position` with its inclusion proof.
-        public init(position: UInt64, entry: UserIndexEntry, inclusion: [SHA256.Digest]) {
-            self.position = position
-            self.entry = entry
-            self.inclusion = inclusion
-        }
-    }
-
-    /// Present with its entry, or absent between two neighbours (either missing at an edge,
-    /// both missing for an empty index).
+    /// What the path ends at.
     public enum Membership: Sendable, Equatable {
-        case present(EntryProof)
-        case absent(left: EntryProof?, right: EntryProof?)
+        /// The user's entry.
+        case present(UserIndexEntry)
+        /// No entry of the user: an empty subtree (nil) or the one entry of the subtree where
+        /// the user's would be (another key with the same first bits).
+        case absent(UserIndexEntry?)
     }
 
-    /// The number of entries of the index the proof is for.
+    /// The number of entries (users) of the index the proof is for.
     public var entries: UInt64
-    /// Present with the entry, or absent with its neighbours.
+    /// The sibling hashes from the root's children down: `siblings[d]` is beside the path's
+    /// node at depth `d + 1`; their count is the depth where the path ends (at most 256).
+    public var siblings: [SHA256.Digest]
+    /// Present with the entry, or absent.
     public var membership: Membership
 
     /// A proof for an index of `entries` entries.
-    public init(entries: UInt64, membership: Membership) {
+    public init(entries: UInt64, siblings: [SHA256.Digest], membership: Membership) {
         self.entries = entries
+        self.siblings = siblings
         self.membership = membership
     }
 
     /// Checks the proof for `user` under the index head of a checkpoint and returns the entry's
-    /// count and chain hash (zero records and the zero chain for an absent user).
+    /// count and chain hash (zero records and the zero chain for an absent user). Every link is
+    /// checked: the key, the path's depth, that a leaf sits as high as it can, each sibling on
+    /// the way to the root, the root.
     public func verify(user: String, head: UserIndexHead) throws(UserIndexProofError) -> RecordChain {
         guard entries == head.entries else {
             throw UserIndexProofError("the proof is for an index of \(entries) entries, the checkpoint's has \(head.entries)")
         }
+        let depth = siblings.count
+        guard depth <= UserIndexTree.maxDepth else {
+            throw UserIndexProofError("a path of \(depth) siblings, deeper than the key's \(UserIndexTree.maxDepth) bits")
+        }
         let key = UserIndexEntry.key(user: user)
+        var node: SHA256.Digest
+        let result: RecordChain
         switch membership {
-        case .present(let proof):
-            guard proof.entry.key == key else {
-                throw UserIndexProofError("the index entry at position \(proof.position) has key \(proof.entry.key), not SHA-256 of the user (\(key))")
+        case .present(let entry):
+            guard entry.key == key else {
+                throw UserIndexProofError("the entry has key \(entry.key), not SHA-256 of the user (\(key))")
             }
-            try check(proof, role: "the user's entry", root: head.root)
-            return RecordChain(count: proof.entry.count, hash: proof.entry.chainHash)
-        case .absent(let left, let right):
-            switch (left, right) {
-            case (nil, nil):
-                guard entries == 0, head.root == MerkleTree.emptyRoot else {
-                    throw UserIndexProofError("an absence proof without neighbours needs the empty index, not one of \(entries) entries")
-                }
-            case (let left?, nil):
-                guard entries > 0, left.position == entries - 1 else {
-                    throw UserIndexProofError("the left neighbour alone must be the last of the \(entries) entries, is at position \(left.position)")
-                }
-            case (nil, let right?):
-                guard right.position == 0 else {
-                    throw UserIndexProofError("the right neighbour alone must be the first entry, is at position \(right.position)")
-                }
-            case (let left?, let right?):
-                guard left.position < UInt64.max, right.position == left.position + 1 else {
-                    throw UserIndexProofError("the neighbours at positions \(left.position) and \(right.position) are not adjacent")
-                }
+            node = entry.leafHash
+            result = RecordChain(count: entry.count, hash: entry.chainHash)
+        case .absent(let other?):
+            guard other.key != key else {
+                throw UserIndexProofError("the absence proof ends at the user's own entry")
             }
-            if let left {
-                guard SHA256.Digest.precedes(left.entry.key, key) else {
-                    throw UserIndexProofError("the left neighbour's key \(left.entry.key) is not below the user's key \(key)")
-                }
-                try check(left, role: "the left neighbour", root: head.root)
+            guard other.key.sharesPrefix(with: key, bits: depth) else {
+                throw UserIndexProofError("the entry ending the absence proof (key \(other.key)) is not on the user's path at depth \(depth)")
             }
-            if let right {
-                guard SHA256.Digest.precedes(key, right.entry.key) else {
-                    throw UserIndexProofError("the right neighbour's key \(right.entry.key) is not above the user's key \(key)")
-                }
-                try check(right, role: "the right neighbour", root: head.root)
-            }
-            return RecordChain()
+            node = other.leafHash
+            result = RecordChain()
+        case .absent(nil):
+            node = UserIndexTree.emptyHash
+            result = RecordChain()
         }
-    }
-
-    func check(_ proof: EntryProof, role: String, root: SHA256.Digest) throws(UserIndexProofError) {
-        do {
-            try MerkleTree.verifyInclusion(leafHash: proof.entry.leafHash, index: proof.position, size: entries,
-                                           proof: proof.inclusion, root: root)
-        } catch {
-            throw UserIndexProofError("\(role) at position \(proof.position) is not in the index: \(error.message)")
+        if depth == 0 {
+            let expected: UInt64 = if case .absent(nil) = membership { 0 } else { 1 }
+            guard entries == expected else {
+                throw UserIndexProofError("a path of depth 0 ending at \(expected == 0 ? "the empty tree" : "one entry") needs an index of \(expected) entries, not \(entries)")
+            }
+        } else if siblings[depth - 1] == UserIndexTree.emptyHash {
+            // A subtree of one entry (or none) sits as high as it can: its sibling is never empty.
+            throw UserIndexProofError("wrong depth: the path ends at depth \(depth) beside an empty subtree")
         }
+        for d in stride(from: depth - 1, through: 0, by: -1) {
+            node = key.bit(d) ? MerkleTree.nodeHash(siblings[d], node) : MerkleTree.nodeHash(node, siblings[d])
+        }
+        guard node == head.root else {
+            throw UserIndexProofError("the path is not in the index: it gives root \(node), the checkpoint's is \(head.root)")
+        }
+        return result
     }
 }

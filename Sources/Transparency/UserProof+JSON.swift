@@ -54,33 +54,30 @@ extension UserProof {
 }
 
 extension UserIndexProof {
-    /// `{"entries":K,"entry":E}` for a present user, `{"entries":K,"absent":{"left":E|null,
-    /// "right":E|null}}` for an absent one, where E is
-    /// `{"position":p,"key":"<base64>","count":c,"chain":"<base64>","inclusion":["<base64>",...]}`.
+    /// `{"entries":K,"siblings":["<base64>",...],"entry":E}` for a present user,
+    /// `{"entries":K,"siblings":[...],"absent":E|null}` for an absent one, where E is
+    /// `{"key":"<base64>","count":c,"chain":"<base64>"}`.
     public var json: JSONValue {
+        let siblings = UserProof.hashList(self.siblings)
         switch membership {
-        case .present(let proof):
-            return .object([("entries", .number(entries)), ("entry", proof.json)])
-        case .absent(let left, let right):
-            return .object([("entries", .number(entries)),
-                            ("absent", .object([("left", left?.json ?? .null), ("right", right?.json ?? .null)]))])
+        case .present(let entry):
+            return .object([("entries", .number(entries)), ("siblings", siblings), ("entry", entry.json)])
+        case .absent(let other):
+            return .object([("entries", .number(entries)), ("siblings", siblings), ("absent", other?.json ?? .null)])
         }
     }
 
     init(json: JSONValue, path: String) throws(ProofFormatError) {
         var fields = try JSONFields(json, path: path)
         entries = try fields.number("entries")
+        siblings = try fields.hashes("siblings", max: UserIndexTree.maxDepth)
         let entry = fields.optional("entry")
         let absent = fields.optional("absent")
         switch (entry, absent) {
         case (let entry?, nil):
-            membership = .present(try EntryProof(json: entry, path: fields.fieldPath("entry")))
+            membership = .present(try UserIndexEntry(json: entry, path: fields.fieldPath("entry")))
         case (nil, let absent?):
-            var sides = try JSONFields(absent, path: fields.fieldPath("absent"))
-            let left = try sides.required("left"), right = try sides.required("right")
-            membership = .absent(left: left == .null ? nil : try EntryProof(json: left, path: sides.fieldPath("left")),
-                                 right: right == .null ? nil : try EntryProof(json: right, path: sides.fieldPath("right")))
-            try sides.finish()
+            membership = .absent(absent == .null ? nil : try UserIndexEntry(json: absent, path: fields.fieldPath("absent")))
         default:
             throw ProofFormatError(field: path, "must have exactly one of entry and absent")
         }
@@ -88,19 +85,16 @@ extension UserIndexProof {
     }
 }
 
-extension UserIndexProof.EntryProof {
+extension UserIndexEntry {
     var json: JSONValue {
-        .object([("position", .number(position)), ("key", .string(Base64.encode(entry.key.bytes))), ("count", .number(entry.count)),
-                 ("chain", .string(Base64.encode(entry.chainHash.bytes))), ("inclusion", UserProof.hashList(inclusion))])
+        .object([("key", .string(Base64.encode(key.bytes))), ("count", .number(count)), ("chain", .string(Base64.encode(chainHash.bytes)))])
     }
 
     init(json: JSONValue, path: String) throws(ProofFormatError) {
         var fields = try JSONFields(json, path: path)
-        position = try fields.number("position")
         let key = try fields.hash("key")
         let count = try fields.number("count")
-        entry = UserIndexEntry(key: key, count: count, chainHash: try fields.hash("chain"))
-        inclusion = try fields.hashes("inclusion")
+        self.init(key: key, count: count, chainHash: try fields.hash("chain"))
         try fields.finish()
     }
 }

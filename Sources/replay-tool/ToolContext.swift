@@ -162,11 +162,13 @@ enum Common {
     }
 
     /// The log named by `--log`; `indexes: false` for a reader that scans instead of looking up streams or ids.
-    static func openLog(_ a: ParsedArguments, directory: String? = nil, access: EventLog.Access = .read, indexes: Bool = true) throws -> EventLog {
+    static func openLog(_ a: ParsedArguments, directory: String? = nil, access: EventLog.Access = .read, indexes: Bool = true,
+                        checksLastSegment: Bool = true) throws -> EventLog {
         let dir = directory ?? logDirectory(a)
         if access == .read { try requireLog(dir) }
         var options = EventLog.Options()
         options.indexes = indexes
+        options.checksLastSegmentAtOpen = checksLastSegment
         options.secondaryKeys = Replay.secondaryKeys
         // How many index entries a writer holds before it writes a run file (tests make it small).
         if let n = ProcessInfo.processInfo.environment["REPLAY_TOOL_INDEX_FLUSH_RECORDS"].flatMap({ Int($0) }), n > 0 {

@@ -31,10 +31,10 @@ import Testing
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("has 0 record(s)"))
         }
-        // The key's forms and the checkpoint's: origin, size, root, user-index line, signature.
+        // The key's forms and the checkpoint's: origin, size, root, user-smt line, signature.
         let text = try String(contentsOfFile: cp, encoding: .utf8)
         let parts = text.components(separatedBy: "\n")
-        #expect(parts[0] == "example.com/ledger" && parts[1] == "\(lines.count)" && parts[3].hasPrefix("user-index \(users.count) ") && parts[4] == "")
+        #expect(parts[0] == "example.com/ledger" && parts[1] == "\(lines.count)" && parts[3].hasPrefix("user-smt \(users.count) ") && parts[4] == "")
         #expect(parts[5].hasPrefix("— example.com/ledger "))
         #expect(try String(contentsOfFile: f.key, encoding: .utf8).hasPrefix("PRIVATE+KEY+example.com/ledger+"))
         #expect(try String(contentsOfFile: f.verifier, encoding: .utf8).hasPrefix("example.com/ledger+"))

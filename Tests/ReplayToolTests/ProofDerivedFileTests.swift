@@ -72,7 +72,62 @@ import Testing
         #expect(try b.check(try b.prove(user, b.folder + "/cp")).status == 0)
     }
 
-    @Test("a damaged or missing completeness index is rebuilt as of the checkpoint's size, after appends")
+    /// The little-endian 8 bytes at `offset` of the file at `path`.
+    static func uint64(_ path: String, at offset: UInt64) throws -> UInt64 {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        let bytes = try handle.read(upToCount: 8) ?? Data()
+        return bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    @Test("a checkpoint after an append writes only the touched user's path into the completeness index")
+    func incrementalIndex() throws {
+        let f = try ProofFixture(users: 60, seed: 0x5EED15)
+        defer { f.remove() }
+        _ = try f.checkpoint("cp1")
+        let nodes = f.log + "/proofs/user-nodes", versions = f.log + "/proofs/user-versions"
+        let before = try Self.size(nodes)
+        let user = try f.users()[0]
+        try ProofFixture.ok(Tool.run(["import", "--log", f.log, "-"], stdin: "{\"id\":\"proof-append-5\",\"type\":\"account_created\",\"user\":\"\(user)\",\"time\":\"2026-01-22T10:00:00Z\",\"data\":{},\"source\":\"server\"}\n"))
+        let cp2 = try f.checkpoint("cp2")
+        // One path (at most one node per key bit, and in practice about log2(users)) against
+        // a leaf per user for a rebuilt index; the earlier version is kept beside it.
+        let grown = try Self.size(nodes) - before
+        #expect(grown > 0 && grown < 20 * 85, "the index grew by \(grown) bytes for one record")
+        #expect(try Self.size(versions) == 2 * 112)
+        #expect(try f.check(try f.prove(user, cp2)).status == 0)
+    }
+
+    @Test("a damaged node deep in the completeness index is found on the path that reads it and the index built again")
+    func damagedDeepNode() throws {
+        let f = try ProofFixture(seed: 0x5EED17)
+        defer { f.remove() }
+        let cp = try f.checkpoint("cp")
+        // The first node written: the leaf of the smallest key, read by that user's path only.
+        try Self.flip(f.log + "/proofs/user-nodes", at: 64 + 10)
+        var rebuilt = 0
+        for user in try f.users() {
+            let run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp])
+            #expect(run.status == 0, "\(user): \(run.err)")
+            #expect(try f.check(run.out, ["--checkpoint", cp]).status == 0, "\(user)")
+            if run.err.contains("damaged") && run.err.contains("built again") { rebuilt += 1 }
+        }
+        #expect(rebuilt == 1)
+        // A checkpoint after an append over the damaged index signs the root one made from scratch signs.
+        try Self.flip(f.log + "/proofs/user-nodes", at: 64 + 10)
+        let user = try f.users()[0]
+        try ProofFixture.ok(Tool.run(["import", "--log", f.log, "-"], stdin: "{\"id\":\"proof-append-7\",\"type\":\"account_created\",\"user\":\"\(user)\",\"time\":\"2026-01-22T10:00:00Z\",\"data\":{},\"source\":\"server\"}\n"))
+        let run = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(run.status == 0, "\(run.err)")
+        try run.out.write(toFile: f.folder + "/cp2", atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: f.log + "/proofs")
+        #expect(try ProofFixture.ok(Tool.run(["checkpoint", "--log", f.log, "--key", f.key])).out.split(separator: "\n")[3] == run.out.split(separator: "\n")[3],
+                "the user-smt line of a checkpoint made over the damaged index is the one made from scratch")
+        #expect(try f.check(try f.prove(user, f.folder + "/cp2"), ["--checkpoint", f.folder + "/cp2"]).status == 0)
+    }
+
+    @Test("a damaged, torn or missing completeness index is rebuilt as of the checkpoint's size, after appends")
     func damagedIndex() throws {
         let f = try ProofFixture(seed: 0x5EED14)
         defer { f.remove() }
@@ -81,24 +136,64 @@ import Testing
         let user = try f.users()[0]
         try ProofFixture.ok(Tool.run(["import", "--log", f.log, "-"], stdin: "{\"id\":\"proof-append-3\",\"type\":\"account_created\",\"user\":\"\(user)\",\"time\":\"2026-01-22T10:00:00Z\",\"data\":{},\"source\":\"server\"}\n"))
         let cp2 = try f.checkpoint("cp2")
-        let index1 = f.log + "/proofs/checkpoints/\(size)"
-        // Damaged entries: the trailer's CRC of them no longer checks when it is a base; its root when used.
-        try Self.flip(index1, at: 40)
-        var run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
-        #expect(run.status == 0, "\(run.err)")
-        #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
-        // Removed: rebuilt from the start up to the checkpoint's size, not the head.
-        try FileManager.default.removeItem(atPath: index1)
+        let nodes = f.log + "/proofs/user-nodes", versions = f.log + "/proofs/user-versions"
+        // The latest version's root node damaged: its CRC fails, the index is built again.
+        let rootRef = try Self.uint64(versions, at: 112 + 88)
+        try Self.flip(nodes, at: rootRef + 10)
+        var run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp2])
+        #expect(run.status == 0 && run.err.contains("damaged") && run.err.contains("built again"), "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp2]).status == 0)
+        // A torn version record: cut, the version built again from the one before.
+        try FileHandle(forUpdating: URL(fileURLWithPath: versions)).truncate(atOffset: try Self.size(versions) - 50)
+        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp2])
+        #expect(run.status == 0 && run.err.contains("torn"), "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp2]).status == 0)
+        // An unfinished node append (bytes past the last version): cut, never read.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: nodes))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0x4E, count: 300))
+        try handle.close()
         run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
         #expect(run.status == 0, "\(run.err)")
         #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: index1))
-        // The trailer damaged: refused at open, rebuilt.
-        let index2 = f.log + "/proofs/checkpoints/\(size + 1)"
-        try Self.flip(index2, at: try Self.size(index2) - 50)
-        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp2])
-        #expect(run.status == 0 && run.err.contains("trailer"), "\(run.err)")
-        let checked = try f.check(run.out, ["--checkpoint", cp2])
-        #expect(checked.status == 0, "\(checked.err)")
+        let lastVersion = try Self.size(versions) / 112 - 1
+        #expect(try Self.size(nodes) == (try Self.uint64(versions, at: lastVersion * 112 + 96)))
+        // Removed: rebuilt from the start up to the checkpoint's size, not the head.
+        try FileManager.default.removeItem(atPath: nodes)
+        try FileManager.default.removeItem(atPath: versions)
+        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
+        #expect(try Self.size(versions) == 112 && (try Self.uint64(versions, at: 8)) == UInt64(size))
+        // A damaged version record (its CRC): cut there, built again.
+        try Self.flip(versions, at: 20)
+        run = Tool.run(["prove", "--log", f.log, "--user", user, "--checkpoint", cp1])
+        #expect(run.status == 0 && run.err.contains("torn"), "\(run.err)")
+        #expect(try f.check(run.out, ["--checkpoint", cp1]).status == 0)
+    }
+}
+
+/// prove and checkpoint do not read the log's last segment again at open; what they serve is
+/// still checked: a damaged record is refused where it is read.
+@Suite struct ProofLogDamage {
+    @Test("a damaged record of the user in the last segment fails prove naming the damage; other users' proofs still verify")
+    func damagedRecord() throws {
+        let f = try ProofFixture(seed: 0x5EED16)
+        defer { f.remove() }
+        let cp = try f.checkpoint("cp")
+        let users = try f.users()
+        let victim = users[1], other = users[2]
+        let line = try f.exportLines().first { (Tool.json($0) as! [String: Any])["user"] as? String == victim }!
+        let id = (Tool.json(line) as! [String: Any])["id"] as! String
+        let segments = try FileManager.default.contentsOfDirectory(atPath: f.log + "/segments").filter { $0.hasSuffix(".seg") }.sorted()
+        let segment = f.log + "/segments/" + segments.last!
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        let at = try #require(bytes.range(of: Data(id.utf8)))
+        try ProofDerivedFiles.flip(segment, at: UInt64(at.lowerBound + 1))
+        let run = Tool.run(["prove", "--log", f.log, "--user", victim, "--checkpoint", cp])
+        #expect(run.status == 1 && run.out.isEmpty, "\(run.err)")
+        #expect(run.err.contains("CRC") || run.err.contains("damage"), "\(run.err)")
+        #expect(try f.check(try f.prove(other, cp)).status == 0)
+        #expect(Tool.run(["verify", "--log", f.log]).status == 1)
     }
 }

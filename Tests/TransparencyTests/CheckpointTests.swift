@@ -15,7 +15,7 @@ import Cryptography
         #expect(try checkpoint.userIndexHead() == nil)
     }
 
-    @Test("a checkpoint with a user-index line round-trips through its text")
+    @Test("a checkpoint with a user-smt line round-trips through its text")
     func roundTrip() throws {
         let head = UserIndexHead(entries: 3, root: SHA256.hash([1]))
         let checkpoint = Checkpoint(origin: "ledger.example/log", size: 42, root: Self.root, userIndex: head, extensions: ["other extension"])
@@ -23,7 +23,7 @@ import Cryptography
         let parsed = try Checkpoint(text: checkpoint.text)
         #expect(parsed == checkpoint)
         #expect(try parsed.userIndexHead() == head)
-        #expect(checkpoint.extensions[0] == "user-index 3 \(Base64.encode(head.root.bytes))")
+        #expect(checkpoint.extensions[0] == "user-smt 3 \(Base64.encode(head.root.bytes))")
     }
 
     @Test("each malformed checkpoint text is refused at its line")
@@ -43,10 +43,10 @@ import Cryptography
             ("o\n1\n\(Base64.encode(Array(Self.root.bytes.dropLast())))\n", 3),   // 31 bytes
             ("o\n1\n\(Base64.encode(Self.root.bytes + [0]))\n", 3),             // 33 bytes
             ("o\n1\n\(rootText)\n\n", 4),                  // empty extension line
-            ("o\n1\n\(rootText)\nuser-index 1\n", 4),
-            ("o\n1\n\(rootText)\nuser-index 01 \(rootText)\n", 4),
-            ("o\n1\n\(rootText)\nuser-index 1 \(rootText) x\n", 4),
-            ("o\n1\n\(rootText)\nuser-index 1 \(rootText)\nuser-index 1 \(rootText)\n", 5),
+            ("o\n1\n\(rootText)\nuser-smt 1\n", 4),
+            ("o\n1\n\(rootText)\nuser-smt 01 \(rootText)\n", 4),
+            ("o\n1\n\(rootText)\nuser-smt 1 \(rootText) x\n", 4),
+            ("o\n1\n\(rootText)\nuser-smt 1 \(rootText)\nuser-smt 1 \(rootText)\n", 5),
         ]
         for (text, line) in cases {
             do {

@@ -106,7 +106,7 @@ import Cryptography
         // Claiming the user's entry says one record fewer (the entry no longer hashes to the leaf).
         var recounted = proof
         if case .present(var entry) = recounted.completeness.membership {
-            entry.entry.count -= 1
+            entry.count -= 1
             recounted.completeness.membership = .present(entry)
         }
         recounted.records.removeLast()
@@ -143,7 +143,7 @@ import Cryptography
         tampered.checkpoint = checkpoint.replacingOccurrences(of: "\n60\n", with: "\n59\n")
         #expect(try Self.failure(tampered)?.check == .signature)
 
-        // A signed checkpoint with no user-index line.
+        // A signed checkpoint with no user-smt line.
         var bare = proof
         bare.checkpoint = try Checkpoint(origin: "ledger.example/log", size: 60, root: Self.log.accumulator.root).signed(by: TestLog.signer)
         #expect(try Self.failure(bare)?.check == .checkpoint)

@@ -66,6 +66,19 @@ import Cryptography
         #expect(refusedField(document { $0.append((key: "extra", value: .null)) }) == "extra")
         #expect(refusedField(document { $0[1].value = .string("40") }) == "size")
         #expect(refusedField(document { $0[3].value = .object([]) }) == "records")
+        // The completeness path: at most 256 siblings (the key's bits), exactly one of entry and absent.
+        func completeness(_ change: (inout [(key: String, value: JSONValue)]) -> Void) -> [UInt8] {
+            document { top in
+                guard let i = top.firstIndex(where: { $0.key == "completeness" }), case .object(var inner) = top[i].value else { return }
+                change(&inner)
+                top[i].value = .object(inner)
+            }
+        }
+        let zero = JSONValue.string(Base64.encode([UInt8](repeating: 0, count: 32)))
+        #expect(refusedField(completeness { $0 = $0.map { $0.key == "siblings" ? (key: "siblings", value: .array(Array(repeating: zero, count: 257))) : $0 } }) == "completeness.siblings")
+        #expect(refusedField(completeness { $0 = $0.map { $0.key == "siblings" ? (key: "siblings", value: .array(Array(repeating: zero, count: 256))) : $0 } }) == nil)
+        #expect(refusedField(completeness { $0.append((key: "absent", value: .null)) }) == "completeness")
+        #expect(refusedField(completeness { $0.removeAll { $0.key == "entry" || $0.key == "absent" } }) == "completeness")
         #expect(try UserProof(jsonBytes: good.serialized, limits: UserProof.Limits(maxRecords: 100)).records.count > 0)
         #expect(refusedField(good.serialized) == nil)
         #expect(refusedField(document { $0.swapAt(0, 1) }) == nil, "member order is free")

@@ -1,5 +1,6 @@
 import Testing
 import Cryptography
+import TestKit
 @testable import Transparency
 
 @Suite struct UserIndexProofs {
@@ -7,9 +8,22 @@ import Cryptography
     static func index(_ count: Int) throws -> (UserIndex, [String: RecordChain]) {
         var chains: [String: RecordChain] = [:]
         for i in 0..<count {
-            chains["u\(i)"] = RecordChain(leafHashes: (0...i).map { SHA256.hash([UInt8(i), UInt8($0)]) })
+            chains["u\(i)"] = RecordChain(leafHashes: (0...i).map { SHA256.hash([UInt8(i & 0xFF), UInt8(i >> 8), UInt8($0 & 0xFF)]) })
         }
         return (try UserIndex(users: chains.map { ($0.key, $0.value) }), chains)
+    }
+
+    /// The tree's root straight from its definition (docs/proofs.md), recursively over the
+    /// sorted entries: empty zero bytes, one entry its leaf hash, else the node of both halves.
+    static func definitionRoot(_ entries: [UserIndexEntry], depth: Int = 0) -> SHA256.Digest {
+        if entries.isEmpty { return .zero }
+        if entries.count == 1 { return MerkleTree.leafHash(entries[0].bytes) }
+        let left = entries.filter { !$0.key.bit(depth) }, right = entries.filter { $0.key.bit(depth) }
+        return MerkleTree.nodeHash(definitionRoot(left, depth: depth + 1), definitionRoot(right, depth: depth + 1))
+    }
+
+    static func sorted(_ chains: [String: RecordChain]) -> [UserIndexEntry] {
+        chains.map { UserIndexEntry(user: $0.key, chain: $0.value) }.sorted { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }
     }
 
     @Test("the chain is h0 = zeros, h(j+1) = SHA-256(h(j) || leaf j)")
@@ -30,88 +44,148 @@ import Cryptography
         #expect(entry.leafHash == MerkleTree.leafHash(entry.bytes))
     }
 
+    @Test("the empty index's root is 32 zero bytes, one user's is their leaf hash, two users meet where their keys first differ")
+    func smallTrees() throws {
+        #expect(UserIndex().head == UserIndexHead(entries: 0, root: .zero))
+        let a = UserIndexEntry(user: "a", chain: RecordChain(leafHashes: [SHA256.hash([1])]))
+        #expect(try UserIndex(entries: [a]).head == UserIndexHead(entries: 1, root: a.leafHash))
+        // Two users whose keys share their first d bits: d levels of empty siblings above them.
+        var found = 0
+        for i in 0..<400 where found < 3 {
+            let b = UserIndexEntry(user: "b\(i)", chain: RecordChain())
+            var d = 0
+            while a.key.bit(d) == b.key.bit(d) { d += 1 }
+            guard d >= found else { continue }
+            found += 1
+            var node = a.key.bit(d) ? MerkleTree.nodeHash(b.leafHash, a.leafHash) : MerkleTree.nodeHash(a.leafHash, b.leafHash)
+            for level in stride(from: d - 1, through: 0, by: -1) {
+                node = a.key.bit(level) ? MerkleTree.nodeHash(.zero, node) : MerkleTree.nodeHash(node, .zero)
+            }
+            let pair = SHA256.Digest.precedes(a.key, b.key) ? [a, b] : [b, a]
+            let index = try UserIndex(entries: pair)
+            #expect(index.head == UserIndexHead(entries: 2, root: node), "b\(i): keys first differ at bit \(d)")
+            let proof = try index.proof(user: "a")
+            #expect(proof.siblings.count == d + 1 && proof.siblings.prefix(d).allSatisfy { $0 == .zero }, "b\(i)")
+        }
+        #expect(found == 3)
+    }
+
     @Test("every present user's proof verifies and returns their chain; absent users' proofs verify with no records")
     func presentAndAbsent() throws {
-        for count in [0, 1, 2, 3, 7, 16] {
+        var endsAtEntry = 0, endsEmpty = 0
+        for count in [0, 1, 2, 3, 7, 16, 300] {
             let (index, chains) = try Self.index(count)
             let head = index.head
             #expect(head.entries == UInt64(count))
+            #expect(head.root == Self.definitionRoot(Self.sorted(chains)), "\(count) users")
             for (user, chain) in chains {
                 let proof = try index.proof(user: user)
                 guard case .present = proof.membership else { Issue.record("\(user) not present"); continue }
                 #expect(try proof.verify(user: user, head: head) == chain, "\(user) of \(count)")
             }
-            // Absent users fall at the edges and in between.
-            for i in 0..<40 {
+            for i in 0..<200 {
                 let user = "absent-\(i)"
                 let proof = try index.proof(user: user)
-                guard case .absent = proof.membership else { Issue.record("\(user) present"); continue }
+                guard case .absent(let other) = proof.membership else { Issue.record("\(user) present"); continue }
+                if other == nil { endsEmpty += 1 } else { endsAtEntry += 1 }
                 #expect(try proof.verify(user: user, head: head) == RecordChain(), "\(user) of \(count)")
             }
         }
+        #expect(endsAtEntry > 0 && endsEmpty > 0, "both kinds of absence: \(endsAtEntry) at an entry, \(endsEmpty) at an empty subtree")
     }
 
-    @Test("an absence proof covers both edges: before the first entry and after the last")
-    func edges() throws {
-        let (index, _) = try Self.index(5)
-        var sawFirst = false, sawLast = false
-        for i in 0..<200 {
-            let proof = try index.proof(user: "edge-\(i)")
-            if case .absent(let left, let right) = proof.membership {
-                if left == nil { sawFirst = true; #expect(right?.position == 0) }
-                if right == nil { sawLast = true; #expect(left?.position == 4) }
+    @Test("an index brought forward in random batches equals the index built at once, and keeps every earlier version")
+    func incremental() throws {
+        let seed: UInt64 = 0x5EED_5A7
+        var random = SplitMix64(seed: seed)
+        var chains: [String: RecordChain] = [:]
+        var index = UserIndex()
+        var versions: [(rootRef: UInt64, head: UserIndexHead, chains: [String: RecordChain])] = []
+        for round in 0..<40 {
+            var touched: [String: RecordChain] = [:]
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                let user = "user-\(Int.random(in: 0..<60, using: &random))"
+                var chain = touched[user] ?? chains[user] ?? RecordChain()
+                chain.append(leafHash: SHA256.hash([UInt8(round), UInt8.random(in: 0...255, using: &random)]))
+                touched[user] = chain
+            }
+            chains.merge(touched) { $1 }
+            try index.update(Self.sorted(touched))
+            let whole = try UserIndex(entries: Self.sorted(chains))
+            #expect(index.head == whole.head, "seed \(seed) round \(round)")
+            versions.append((index.rootRef, index.head, chains))
+        }
+        // An earlier version still proves what it held.
+        for (i, version) in versions.enumerated() where i % 7 == 3 {
+            for user in ["user-1", "user-17", "user-42", "nobody"] {
+                let proof = try UserIndexTree.proof(user: user, root: version.rootRef, entries: version.head.entries, in: index.nodes)
+                #expect(try proof.verify(user: user, head: version.head) == version.chains[user] ?? RecordChain(), "seed \(seed) version \(i) \(user)")
             }
         }
-        #expect(sawFirst && sawLast)
     }
 
-    @Test("forged index proofs are refused with their reason")
+    static func refused(_ proof: UserIndexProof, user: String, head: UserIndexHead, _ reason: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try proof.verify(user: user, head: head)
+            Issue.record("accepted: \(reason)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(reason.isEmpty || error.message.contains(reason), "\(error.message) should say \(reason)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("forged index proofs are refused with their reason: another key, a changed entry, a wrong sibling, a wrong depth, absence of a present user")
     func forgeries() throws {
-        let (index, _) = try Self.index(9)
+        let (index, _) = try Self.index(40)
         let head = index.head
-        func refused(_ proof: UserIndexProof, user: String, head: UserIndexHead, _ reason: String) {
-            do {
-                _ = try proof.verify(user: user, head: head)
-                Issue.record("accepted: \(reason)")
-            } catch {
-                #expect(error.message.contains(reason), "\(error.message) should say \(reason)")
-            }
-        }
         // Another user's entry presented as u3's.
-        let other = try index.proof(user: "u4")
-        refused(other, user: "u3", head: head, "not SHA-256 of the user")
-        // u3's entry with a changed count.
-        var proof = try index.proof(user: "u3")
-        if case .present(var entry) = proof.membership {
-            entry.entry.count += 1
-            proof.membership = .present(entry)
-        }
-        refused(proof, user: "u3", head: head, "is not in the index")
-        // Claiming u3 absent: neighbours that are not adjacent around it.
+        Self.refused(try index.proof(user: "u4"), user: "u3", head: head, "not SHA-256 of the user")
         let u3 = try index.proof(user: "u3")
-        guard case .present(let u3Entry) = u3.membership else { Issue.record("u3 absent"); return }
-        let before = u3Entry.position > 0 ? try index.entryProof(Int(u3Entry.position) - 1) : nil
-        let after = Int(u3Entry.position) + 1 < index.entries.count ? try index.entryProof(Int(u3Entry.position) + 1) : nil
-        refused(UserIndexProof(entries: 9, membership: .absent(left: before, right: after)), user: "u3", head: head,
-                before == nil || after == nil ? "must be" : "not adjacent")
-        // Adjacent neighbours that do not bracket the user.
-        let absent = try index.proof(user: "nobody")
-        refused(absent, user: "u3", head: head, "key")
-        // The empty-index shape against a non-empty index.
-        refused(UserIndexProof(entries: 9, membership: .absent(left: nil, right: nil)), user: "nobody", head: head, "empty index")
-        // A proof for another index size.
-        var resized = absent
-        resized.entries = 10
-        refused(resized, user: "nobody", head: head, "checkpoint's has 9")
+        guard case .present(let entry) = u3.membership else { Issue.record("u3 absent"); return }
+        // u3's entry with a changed count or chain.
+        var recounted = u3
+        recounted.membership = .present(UserIndexEntry(key: entry.key, count: entry.count + 1, chainHash: entry.chainHash))
+        Self.refused(recounted, user: "u3", head: head, "is not in the index")
+        // A wrong sibling, at the top and at the bottom.
+        for d in [0, u3.siblings.count - 1] {
+            var wrong = u3
+            wrong.siblings[d] = SHA256.hash(wrong.siblings[d].bytes)
+            Self.refused(wrong, user: "u3", head: head, "is not in the index")
+        }
+        // A wrong depth: one sibling fewer, an empty sibling more (the leaf pushed down).
+        var shallow = u3
+        shallow.siblings.removeLast()
+        Self.refused(shallow, user: "u3", head: head, "is not in the index")
+        var deep = u3
+        deep.siblings.append(.zero)
+        Self.refused(deep, user: "u3", head: head, "wrong depth")
+        var tooDeep = u3
+        tooDeep.siblings = [SHA256.Digest](repeating: SHA256.hash([1]), count: 257)
+        Self.refused(tooDeep, user: "u3", head: head, "deeper than")
+        // Absence of a present user: ending at their own entry, at an empty subtree on their
+        // path, or at another user's entry (which is not on their path).
+        Self.refused(UserIndexProof(entries: 40, siblings: u3.siblings, membership: .absent(entry)), user: "u3", head: head, "own entry")
+        Self.refused(UserIndexProof(entries: 40, siblings: u3.siblings, membership: .absent(nil)), user: "u3", head: head, "is not in the index")
+        guard case .present(let u4) = try index.proof(user: "u4").membership else { Issue.record("u4 absent"); return }
+        Self.refused(UserIndexProof(entries: 40, siblings: u3.siblings, membership: .absent(u4)), user: "u3", head: head,
+                     u4.key.sharesPrefix(with: entry.key, bits: u3.siblings.count) ? "is not in the index" : "not on the user's path")
+        // Another user's true absence proof presented for u3.
+        Self.refused(try index.proof(user: "nobody"), user: "u3", head: head, "")
+        // A proof for another index size, the empty-index shape against a non-empty index.
+        var resized = u3
+        resized.entries = 41
+        Self.refused(resized, user: "u3", head: head, "checkpoint's has 40")
+        Self.refused(UserIndexProof(entries: 40, siblings: [], membership: .absent(nil)), user: "nobody", head: head, "depth 0")
+        Self.refused(UserIndexProof(entries: 40, siblings: [], membership: .present(entry)), user: "u3", head: head, "depth 0")
         // The right head of another index.
-        let (otherIndex, _) = try Self.index(10)
-        refused(try otherIndex.proof(user: "u3"), user: "u3", head: UserIndexHead(entries: 10, root: head.root), "is not in the index")
-        // A lone left neighbour in an empty index claims position 2^64 - 1 safely.
-        refused(UserIndexProof(entries: 0, membership: .absent(left: u3Entry, right: nil)), user: "nobody",
-                head: UserIndexHead(entries: 0, root: MerkleTree.emptyRoot), "last of the 0 entries")
+        let (other, _) = try Self.index(41)
+        Self.refused(try other.proof(user: "u3"), user: "u3", head: UserIndexHead(entries: 41, root: head.root), "is not in the index")
+        // An absence claimed in the empty index's shape against a one-user index.
+        let one = try UserIndex(entries: [entry])
+        Self.refused(UserIndexProof(entries: 1, siblings: [], membership: .absent(nil)), user: "u3", head: one.head, "depth 0")
     }
 
-    @Test("entries out of order or repeated are refused")
+    @Test("changes out of order or repeated are refused")
     func unsorted() {
         let a = UserIndexEntry(user: "a", chain: RecordChain()), b = UserIndexEntry(user: "b", chain: RecordChain())
         let (low, high) = SHA256.Digest.precedes(a.key, b.key) ? (a, b) : (b, a)
