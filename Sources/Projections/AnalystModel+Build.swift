@@ -15,27 +15,12 @@ extension AnalystModel {
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
         let walker = AnalystWalk(profile: profile)
-        let results = Results(count: partitions)
-        DispatchQueue.concurrentPerform(iterations: partitions) { p in
-            do {
-                if cached {
-                    do {
-                        results.set(p, .success(try walk(cache: directory, head: head, partition: p, of: partitions, walker: walker)))
-                        return
-                    } catch {
-                        try? DurableFile.remove(path: EventCache.path(directory))
-                    }
-                }
-                let log = try ProjectionStore.openForScans(directory, through: head.position)
-                results.set(p, .success(try walk(log: log, partition: p, of: partitions, walker: walker)))
-            } catch {
-                results.set(p, .failure(error))
-            }
-        }
+        let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
+                                            cache: { p in try walk(cache: directory, head: head, partition: p, of: partitions, walker: walker) },
+                                            log: { log, p in try walk(log: log, partition: p, of: partitions, walker: walker) })
         var facts: [AnalystFacts] = []
         var senders: [UserSteps.Sender] = []
-        for r in results.takeAll() {
-            let w = try r.get()
+        for w in walks {
             facts += w.facts
             senders += w.senders
         }
@@ -95,18 +80,5 @@ extension AnalystModel {
             w.add(user, UserTimeline(streams[user]!).entries.map(\.stored.event), walker)
         }
         return w
-    }
-
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result<PartitionWalk, any Error>?]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ r: Result<PartitionWalk, any Error>) { lock.withLock { results[i] = r } }
-        func takeAll() -> [Result<PartitionWalk, any Error>] {
-            lock.withLock {
-                defer { results = [] }
-                return results.map { $0! }
-            }
-        }
     }
 }

@@ -21,27 +21,12 @@ extension TimeIndex {
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
         let steps = UserSteps(profile: profile)
-        let results = WalkResults(count: partitions)
-        DispatchQueue.concurrentPerform(iterations: partitions) { p in
-            do {
-                if cached {
-                    do {
-                        results.set(p, .success(try walk(cache: directory, head: head, partition: p, of: partitions, steps: steps)))
-                        return
-                    } catch {
-                        try? DurableFile.remove(path: EventCache.path(directory))
-                    }
-                }
-                let log = try ProjectionStore.openForScans(directory, through: head.position)
-                results.set(p, .success(try walk(log: log, partition: p, of: partitions, steps: steps)))
-            } catch {
-                results.set(p, .failure(error))
-            }
-        }
+        let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
+                                            cache: { p in try walk(cache: directory, head: head, partition: p, of: partitions, steps: steps) },
+                                            log: { log, p in try walk(log: log, partition: p, of: partitions, steps: steps) })
         var builder = TimeIndexBuilder()
         var senders: [UserSteps.Sender] = []
-        for r in results.takeAll() {
-            let w = try r.get()
+        for w in walks {
             builder.merge(w.builder)
             senders += w.senders
         }
@@ -104,20 +89,6 @@ extension TimeIndex {
             let events = UserTimeline(streams[user] ?? []).entries.map(\.stored.event)
             _ = steps.walk(user, events: events, sign: -1) { builder.add($0, $1, $2) }
             _ = steps.walk(user, events: events, senders: given.sorted { $0.user < $1.user }) { builder.add($0, $1, $2) }
-        }
-    }
-
-    /// Results of the parallel partitions, written once each.
-    final class WalkResults: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result<PartitionWalk, any Error>?]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ r: Result<PartitionWalk, any Error>) { lock.withLock { results[i] = r } }
-        func takeAll() -> [Result<PartitionWalk, any Error>] {
-            lock.withLock {
-                defer { results = [] }
-                return results.map { $0! }
-            }
         }
     }
 }
