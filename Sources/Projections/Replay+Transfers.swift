@@ -88,6 +88,7 @@ extension Replay {
         var history = UserHistory(user: user, timeline: timeline(own), transfersIn: received)
         history.aliasedStreams = aliased
         history.transferSenders = senders
+        history.transfersAhead = first.transfers.values.joined().map(\.event.time).filter { $0 > options.asOf }
         return history
     }
 

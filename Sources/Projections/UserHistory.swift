@@ -15,6 +15,9 @@ public struct UserHistory: Sendable {
 
     /// The users whose `transfer` names this user (or an aliased stream), received or not.
     public var transferSenders: [String] = []
+    /// The times of transfers to the user dated after the instant the history was read as of
+    /// (not handed over yet: their senders still hold the subscription then).
+    public var transfersAhead: [Timestamp] = []
 
     /// Every user whose stream this history read: the user, the aliased streams, and the senders
     /// of transfers to them (what an answer built from it depends on).
@@ -37,7 +40,7 @@ public struct UserHistory: Sendable {
         var instants: [Timestamp] = []
         if let timer = decider.timers(state, after: now, upTo: Timestamp(nanoseconds: .max)).first { instants.append(timer) }
         if let later = timeline.entries.first(where: { $0.stored.event.time > now }) { instants.append(later.stored.event.time) }
-        instants += transfersIn.map(\.stored.event.time).filter { $0 > now }
+        instants += (transfersIn.map(\.stored.event.time) + transfersAhead).filter { $0 > now }
         return instants.min()
     }
 }

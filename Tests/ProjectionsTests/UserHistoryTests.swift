@@ -47,6 +47,32 @@ import SubscriptionDomain
         #expect(view == (try log.replay(at: "2026-01-11T00:00:00Z")).plan(of: "new"))
     }
 
+    /// serve keeps an entitlements answer until `nextChange`: the state's next timer (a trial's
+    /// end), a record of the user dated later, or a transfer to the user dated later.
+    @Test func anAnswerChangesNextAtTheTrialsEndALaterRecordOrALaterTransferIn() throws {
+        let decider = PlanDecider(profile: .handz)
+        func next(_ log: TestLog, _ user: String, at: String) throws -> Timestamp? {
+            let h = try Self.history(log, user, at: at), now = Timestamp.parse(at)!
+            return h.nextChange(after: now, state: h.state(decider, at: now), decider: decider)
+        }
+        let trial = try TestLog([
+            line("1", "purchase", "t", "2026-01-05T09:00:00Z", #"{"product":"handz.pro.monthly","transaction":"t1","expires":"2026-01-12T09:00:00Z","offer":"free_trial","price":"0.00","currency":"USD"}"#),
+        ])
+        #expect(try next(trial, "t", at: "2026-01-06T00:00:00Z") == Timestamp.parse("2026-01-12T09:00:00Z"))
+        let later = try TestLog([
+            line("1", "paywall_viewed", "l", "2026-01-01T00:00:00Z", #"{"context":"onboarding"}"#),
+            line("2", "paywall_viewed", "l", "2026-01-20T00:00:00Z", #"{"context":"settings"}"#),
+        ])
+        #expect(try next(later, "l", at: "2026-01-10T00:00:00Z") == Timestamp.parse("2026-01-20T00:00:00Z"))
+        #expect(try next(later, "l", at: "2026-01-21T00:00:00Z") == nil)
+        let given = try TestLog([
+            line("1", "purchase", "old", "2026-01-01T00:00:00Z", #"{"product":"handz.pro.monthly","transaction":"y1","expires":"2026-02-01T00:00:00Z"}"#),
+            line("2", "paywall_viewed", "new", "2026-01-02T00:00:00Z", #"{"context":"onboarding"}"#),
+            line("3", "transfer", "old", "2026-01-20T00:00:00Z", #"{"to":"new"}"#),
+        ])
+        #expect(try next(given, "new", at: "2026-01-10T00:00:00Z") == Timestamp.parse("2026-01-20T00:00:00Z"))
+    }
+
     @Test func aTransferToSomeoneElseIsNotHandedOver() throws {
         // "new" appears in the sender's payloads too (as a product id), but only a transfer's `to` names a recipient.
         let log = try TestLog([
