@@ -296,7 +296,7 @@ public final class ProofStore {
 
     func checkSize(_ checkpoint: Checkpoint) throws {
         guard checkpoint.size <= log.head.position else {
-            throw ProofStoreError("the checkpoint is of \(checkpoint.size) records, the log has \(log.head.position): not a checkpoint of this log")
+            throw ProofStoreError("not a checkpoint of this log: the checkpoint is of \(checkpoint.size) records, the log has \(log.head.position)")
         }
     }
 

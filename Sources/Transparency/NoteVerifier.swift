@@ -26,6 +26,9 @@ public struct NoteVerifier: Sendable, Equatable {
     /// Parses a verifier key text, strictly as Go's note.NewVerifier does, and also refuses a
     /// public key that is not a canonical curve point.
     public init(keyText: String) throws(NoteError) {
+        guard !keyText.hasPrefix("PRIVATE+KEY+") else {
+            throw NoteError(.malformedKey, "this is a signing (private) key, not a verifier key: give the .pub file keygen wrote beside it")
+        }
         let parts = keyText.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             throw NoteError(.malformedKey, "verifier key \(quoted(keyText)) is not name+hash+base64")

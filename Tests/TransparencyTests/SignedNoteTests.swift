@@ -85,6 +85,14 @@ import Cryptography
         #expect(throws: NoteError.self) { try NoteSigner(keyText: "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDF=") }
         #expect(throws: NoteError.self) { try NoteSigner(keyText: "PRIVATE+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz") }
     }
+
+    @Test("A signing key given where a verifier key is expected is refused as such")
+    func aSigningKeyIsNotAVerifierKey() {
+        let error = #expect(throws: NoteError.self) {
+            try NoteVerifier(keyText: "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz")
+        }
+        #expect(error.map { "\($0)" }?.contains("signing (private) key") == true, "\(String(describing: error))")
+    }
 }
 
 @Suite struct SignedNoteRules {
