@@ -26,14 +26,6 @@ public enum EventField: String, Sendable, CaseIterable {
         case quantity
         case bool
         case offer, environment, timing
-
-        /// Whether the value is a string (`FieldValue.string`): identifiers, names, texts, codes, currencies.
-        @inline(__always) public var isText: Bool {
-            switch self {
-            case .identifier, .name, .text, .code, .currency: true
-            case .time, .money, .quantity, .bool, .offer, .environment, .timing: false
-            }
-        }
     }
 
     /// The range the import door checks a field's value against (`ValueRanges`).
