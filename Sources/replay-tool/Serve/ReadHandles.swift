@@ -5,8 +5,9 @@ import Synchronization
 /// Read handles of the log kept open between requests, one per concurrent reader: a request
 /// takes one, brings it up to the committed head (`refresh`, which reads only what was appended
 /// since) and gives it back. Readers never take the writer's lock, so they never wait for a commit.
-/// With `commits` (the write queue's count of commits that appended; the server is the log's only
-/// writer), a handle that has seen the current count is not refreshed: nothing was appended since.
+/// With `commits` (the write queue's count of commits that appended, its own and, within 100 ms,
+/// another process's), a handle that has seen the current count is not refreshed: nothing was
+/// appended since.
 final class ReadHandles: Sendable {
     /// An `EventLog` is one handle for one thread at a time: the pool hands each to one reader.
     private struct Handle: @unchecked Sendable {
