@@ -146,6 +146,13 @@ import TestKit
         var recounted = u3
         recounted.membership = .present(UserIndexEntry(key: entry.key, count: entry.count + 1, chainHash: entry.chainHash))
         Self.refused(recounted, user: "u3", head: head, "is not in the index")
+        // The true path against a root that differs from the index's in one byte only, first or last.
+        for at in [0, 31] {
+            var bytes = head.root.bytes
+            bytes[at] ^= 0x01
+            let near = UserIndexHead(entries: head.entries, root: SHA256.Digest(bytes: bytes))
+            Self.refused(u3, user: "u3", head: near, "is not in the index")
+        }
         // A wrong sibling, at the top and at the bottom.
         for d in [0, u3.siblings.count - 1] {
             var wrong = u3
