@@ -72,6 +72,26 @@ import Testing
         #expect(try b.check(try b.prove(user, b.folder + "/cp")).status == 0)
     }
 
+    @Test("another log's user index beside this log's tree hashes, from a shorter log, is found by its chain hash and built again")
+    func anotherShorterLogsUserIndex() throws {
+        let a = try ProofFixture(users: 10, seed: 0x5EED16)
+        defer { a.remove() }
+        let b = try ProofFixture(users: 40, seed: 0x5EED17)
+        defer { b.remove() }
+        _ = try a.checkpoint("cp")
+        _ = try b.checkpoint("cp")
+        // Only the user index of a (a shorter log: its versions are at sizes b also has), b's tree hashes kept.
+        for name in ["user-nodes", "user-versions"] {
+            try FileManager.default.removeItem(atPath: b.log + "/proofs/" + name)
+            try FileManager.default.copyItem(atPath: a.log + "/proofs/" + name, toPath: b.log + "/proofs/" + name)
+        }
+        let run = Tool.run(["checkpoint", "--log", b.log, "--key", b.key])
+        #expect(run.status == 0 && run.err.contains("built again"), "\(run.err)")
+        #expect(run.out == (try String(contentsOfFile: b.folder + "/cp", encoding: .utf8)), "the same user-smt line as b's own index")
+        let user = try b.users()[0]
+        #expect(try b.check(try b.prove(user, b.folder + "/cp")).status == 0)
+    }
+
     /// The little-endian 8 bytes at `offset` of the file at `path`.
     static func uint64(_ path: String, at offset: UInt64) throws -> UInt64 {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
