@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "Platform", "StoreAdapters", "Ingest", "Projections", "EventStore", "SubscriptionDomain"]),
         .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "StoreAdapters"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
         .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),
     ],
