@@ -16,8 +16,7 @@ extension AnalystModel {
         let cached = Replay.eventCacheReady(log, build: true)
         let walker = AnalystWalk(profile: profile)
         let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
-                                            cache: { p in try walk(cache: directory, head: head, partition: p, of: partitions, walker: walker) },
-                                            log: { log, p in try walk(log: log, partition: p, of: partitions, walker: walker) })
+                                            start: { PartitionWalk() }, add: { w, user, events in w.add(user, events, walker) })
         var facts: [AnalystFacts] = []
         var senders: [UserSteps.Sender] = []
         for w in walks {
@@ -49,36 +48,5 @@ extension AnalystModel {
             facts.append(f)
             if !changes.isEmpty { senders.append(UserSteps.Sender(user: user, changes: changes)) }
         }
-    }
-
-    static func walk(cache directory: String, head: LogHead, partition p: Int, of count: Int, walker: AnalystWalk) throws -> PartitionWalk {
-        guard var cache = EventCache.reader(directory, head: head) else {
-            throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
-        }
-        var w = PartitionWalk()
-        var event = EventCache.Reader.blank
-        var events: [Event] = []
-        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
-            event.user = user
-            events.removeAll(keepingCapacity: true)
-            while try cache.nextEvent(into: &event) != nil { events.append(event) }
-            w.add(user, events, walker)
-        }
-        try cache.finish()
-        return w
-    }
-
-    static func walk(log: EventLog, partition p: Int, of count: Int, walker: AnalystWalk) throws -> PartitionWalk {
-        var streams: [String: [StoredEvent]] = [:]
-        try log.forEach { record in
-            guard Replay.partition(of: record.stream, count: count) == p else { return }
-            let event = try Replay.decode(record)
-            streams[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
-        }
-        var w = PartitionWalk()
-        for user in streams.keys.sorted() {
-            w.add(user, UserTimeline(streams[user]!).entries.map(\.stored.event), walker)
-        }
-        return w
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import Platform
+import SubscriptionDomain
 
 /// One walk per partition of the users, on the cores: each from the event cache when it is ready
 /// (a cache that fails to read is removed and that partition is read from the log instead), else
@@ -33,6 +34,55 @@ enum PartitionedWalk {
             }
         }
         return try results.takeAll().map { try $0.get() }
+    }
+
+    /// One walk per partition made of one step per user: `start` makes a partition's walk, `add`
+    /// takes in a user (id order) with their events in effect order, from the cache or the log.
+    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int,
+                          start: () -> Walk, add: (inout Walk, _ user: String, _ events: [Event]) -> Void) throws -> [Walk] {
+        try run(directory: directory, head: head, cached: cached, partitions: partitions,
+                cache: { p in
+                    var walk = start()
+                    try users(inCache: directory, head: head, partition: p, of: partitions) { add(&walk, $0, $1) }
+                    return walk
+                },
+                log: { log, p in
+                    var walk = start()
+                    try users(in: log, partition: p, of: partitions) { add(&walk, $0, $1) }
+                    return walk
+                })
+    }
+
+    /// Every user of partition `p` of `count` in the event cache, in id order, with their events
+    /// in effect order (the cache's order).
+    static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int,
+                      _ body: (_ user: String, _ events: [Event]) -> Void) throws {
+        guard var cache = EventCache.reader(directory, head: head) else {
+            throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
+        }
+        var event = EventCache.Reader.blank
+        var events: [Event] = []
+        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
+            event.user = user
+            events.removeAll(keepingCapacity: true)
+            while try cache.nextEvent(into: &event) != nil { events.append(event) }
+            body(user, events)
+        }
+        try cache.finish()
+    }
+
+    /// The same without the event cache: the partition's events gathered by user from the log,
+    /// each user's put in effect order.
+    static func users(in log: EventLog, partition p: Int, of count: Int, _ body: (_ user: String, _ events: [Event]) -> Void) throws {
+        var streams: [String: [StoredEvent]] = [:]
+        try log.forEach { record in
+            guard Replay.partition(of: record.stream, count: count) == p else { return }
+            let event = try Replay.decode(record)
+            streams[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
+        }
+        for user in streams.keys.sorted() {
+            body(user, UserTimeline(streams[user]!).entries.map(\.stored.event))
+        }
     }
 
     /// The two walks, handed to the partitions' threads (each partition reads only its own state).

@@ -17,25 +17,11 @@ public enum SeriesReplay {
         let log = try ProjectionStore.openForScans(directory, through: through)
         let head = log.head
         let cached = options.eventCache && Replay.eventCacheReady(log, build: options.buildEventCache)
-        let results = Results(count: partitions)
-        DispatchQueue.concurrentPerform(iterations: partitions) { p in
-            do {
-                if cached {
-                    do {
-                        results.set(p, .success(try walk(cache: directory, head: head, partition: p, of: partitions, options: options)))
-                        return
-                    } catch {
-                        try? DurableFile.remove(path: EventCache.path(directory))
-                    }
-                }
-                let log = try ProjectionStore.openForScans(directory, through: head.position)
-                results.set(p, .success(try walk(log: log, partition: p, of: partitions, options: options)))
-            } catch {
-                results.set(p, .failure(error))
-            }
-        }
+        let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
+                                            cache: { p in try walk(cache: directory, head: head, partition: p, of: partitions, options: options) },
+                                            log: { log, p in try walk(log: log, partition: p, of: partitions, options: options) })
         var all = SeriesWalker(options: options)
-        for r in results.takeAll() { all.merge(try r.get()) }
+        for w in walks { all.merge(w) }
         if !all.transfers.isEmpty { try correctRecipients(&all, log: log) }
         return SeriesTotals(options: options, head: head, firstEvent: all.firstEvent, flows: all.flows, changes: all.changes)
     }
@@ -95,19 +81,5 @@ public enum SeriesReplay {
             }
         }
         for (k, v) in walker.changes { all.changes[k, default: SeriesDay()].add(v) }
-    }
-
-    /// Results of the parallel partitions, written once each.
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result<SeriesWalker, any Error>?]
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ r: Result<SeriesWalker, any Error>) { lock.withLock { results[i] = r } }
-        func takeAll() -> [Result<SeriesWalker, any Error>] {
-            lock.withLock {
-                defer { results = [] }
-                return results.map { $0! }
-            }
-        }
     }
 }

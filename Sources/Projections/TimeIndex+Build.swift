@@ -22,8 +22,7 @@ extension TimeIndex {
         let cached = Replay.eventCacheReady(log, build: true)
         let steps = UserSteps(profile: profile)
         let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
-                                            cache: { p in try walk(cache: directory, head: head, partition: p, of: partitions, steps: steps) },
-                                            log: { log, p in try walk(log: log, partition: p, of: partitions, steps: steps) })
+                                            start: { PartitionWalk() }, add: { w, user, events in walkUser(user, events, steps: steps, into: &w) })
         var builder = TimeIndexBuilder()
         var senders: [UserSteps.Sender] = []
         for w in walks {
@@ -43,38 +42,6 @@ extension TimeIndex {
         w.builder.noteEvent(first.time)
         let changes = steps.walk(user, events: events) { w.builder.add($0, $1, $2) }
         if !changes.isEmpty { w.senders.append(UserSteps.Sender(user: user, changes: changes)) }
-    }
-
-    static func walk(cache directory: String, head: LogHead, partition p: Int, of count: Int, steps: UserSteps) throws -> PartitionWalk {
-        guard var cache = EventCache.reader(directory, head: head) else {
-            throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
-        }
-        var w = PartitionWalk()
-        var event = EventCache.Reader.blank
-        var events: [Event] = []
-        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
-            event.user = user
-            events.removeAll(keepingCapacity: true)
-            while try cache.nextEvent(into: &event) != nil { events.append(event) }
-            walkUser(user, events, steps: steps, into: &w)
-        }
-        try cache.finish()
-        return w
-    }
-
-    /// Without the event cache: the partition's events gathered by user from the log, then walked.
-    static func walk(log: EventLog, partition p: Int, of count: Int, steps: UserSteps) throws -> PartitionWalk {
-        var streams: [String: [StoredEvent]] = [:]
-        try log.forEach { record in
-            guard Replay.partition(of: record.stream, count: count) == p else { return }
-            let event = try Replay.decode(record)
-            streams[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
-        }
-        var w = PartitionWalk()
-        for user in streams.keys.sorted() {
-            walkUser(user, UserTimeline(streams[user]!).entries.map(\.stored.event), steps: steps, into: &w)
-        }
-        return w
     }
 
     /// Each recipient's walk taken out as first walked (without what was handed to them) and put
