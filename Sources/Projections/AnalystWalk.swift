@@ -126,18 +126,9 @@ struct AnalystWalk {
         // A user first seen by a subscription handed to them (a recipient without events of their own) is a customer from then.
         let firstArrival = senders.flatMap { $0.changes.filter { $0.transfer?.to == user }.map(\.time) }.min()
         facts.firstSeen = [events.first?.time, firstArrival].compactMap { $0 }.min()
-        var i = 0, j = 0
-        var cursor: Timestamp?
-        while true {
-            var next: Timestamp?
-            if i < events.count { next = events[i].time }
-            if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
-            if let cursor {
-                for t in UserSteps.statusInstants(effectiveState(at: cursor), decider: decider, after: cursor, before: next) { sample(at: t) }
-            }
-            guard let now = next else { break }
-            while i < events.count, events[i].time == now {
-                let e = events[i]
+        UserSteps.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
+            for k in at {
+                let e = events[k]
                 let day = (e.time.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400)
                 if facts.activeDays.last != day { facts.activeDays.append(day) }
                 switch e.data {
@@ -153,10 +144,7 @@ struct AnalystWalk {
                 fold.apply(e, decider, options)
                 books(after: e, refundedBefore: refundedBefore)
                 if fold.transferOut != before { outs.append(UserSteps.TransferChange(time: now, transfer: fold.transferOut)) }
-                i += 1
             }
-            while j < arrivals.count, arrivals[j] == now { j += 1 }
-            cursor = now
             sample(at: now)
         }
         return (facts, outs)

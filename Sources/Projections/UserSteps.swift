@@ -64,6 +64,22 @@ struct UserSteps {
             previous = c
         }
 
+        Self.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
+            for k in at {
+                let before = fold.transferOut
+                fold.apply(events[k], decider, options)
+                if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
+            }
+            sample(at: now)
+        }
+        return outs
+    }
+
+    /// A user's instants in order: each instant of an event or an arrival (`step(now, at)`, `at` the
+    /// indices of the events at that instant, empty for an arrival alone), and between two of them
+    /// the status instants (`timer(t)`) of the state at the first, as `stateAt` gives it.
+    static func walkInstants(events: [Event], arrivals: [Timestamp], decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
+                             timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
         var i = 0, j = 0
         var cursor: Timestamp?
         while true {
@@ -71,20 +87,15 @@ struct UserSteps {
             if i < events.count { next = events[i].time }
             if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
             if let cursor {
-                for t in Self.statusInstants(effectiveState(at: cursor), decider: decider, after: cursor, before: next) { sample(at: t) }
+                for t in statusInstants(stateAt(cursor), decider: decider, after: cursor, before: next) { timer(t) }
             }
             guard let now = next else { break }
-            while i < events.count, events[i].time == now {
-                let before = fold.transferOut
-                fold.apply(events[i], decider, options)
-                if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
-                i += 1
-            }
+            let first = i
+            while i < events.count, events[i].time == now { i += 1 }
             while j < arrivals.count, arrivals[j] == now { j += 1 }
+            step(now, first..<i)
             cursor = now
-            sample(at: now)
         }
-        return outs
     }
 
     /// The instants after `after` (and before `before`) at which the plan status of `state` may
