@@ -3,6 +3,7 @@ import Foundation
 import EventStore
 import SubscriptionDomain
 import Projections
+import ProjectionStorage
 import Ingest
 
 func seconds(_ body: () throws -> Void) rethrows -> Double {

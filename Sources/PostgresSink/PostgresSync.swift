@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import SubscriptionDomain
 import Projections
+import ProjectionStorage
 
 /// Keeps one app's PostgreSQL table(s) equal to the ledger's plan states as of an instant
 /// (docs/postgres.md). Each run is one database transaction holding the changed rows and the

@@ -3,12 +3,12 @@ import SubscriptionDomain
 /// What one user's walk (`AnalystWalk`) yields for the analysts' model: each a dated fact, so
 /// that a figure as of an instant T is the facts dated at or before T (what a replay as of T
 /// folds), and a window's figure the facts dated within it.
-struct AnalystFacts: Sendable {
+package struct AnalystFacts: Sendable {
     /// A change of the user's paid subscription (Active Subscriptions and MRR movement).
-    struct Movement: Sendable, Equatable {
+    package struct Movement: Sendable, Equatable {
         /// `segmentOut`/`segmentIn`: an active subscription moved from one segment to another
         /// (its MRR with it): a pair that cancels in every total.
-        enum Kind: UInt8, Sendable { case new, resubscribed, churned, expansion, contraction, segmentOut, segmentIn }
+        package enum Kind: UInt8, Sendable { case new, resubscribed, churned, expansion, contraction, segmentOut, segmentIn }
         var time: Timestamp
         var kind: Kind
         var currency: String
@@ -36,7 +36,7 @@ struct AnalystFacts: Sendable {
     }
 
     /// A refund (`sign` 1) or its reversal (`sign` -1) of a charge made at `chargeTime`.
-    struct Refund: Sendable, Equatable {
+    package struct Refund: Sendable, Equatable {
         var time: Timestamp
         var chargeTime: Timestamp
         var currency: String
@@ -46,19 +46,31 @@ struct AnalystFacts: Sendable {
     }
 
     /// The plan as customer lists filter it, from `start` until the next span's start.
-    struct Span: Sendable, Equatable {
-        var start: Timestamp
-        var planState: PlanState
-        var graceReason: GraceReason?
-        var graceEndsAt: Timestamp?
-        var product: String?
-        var tier: String
-        var expiresAt: Timestamp?
-        var autoRenew: Bool?
-        var billingIssue: Bool
+    package struct Span: Sendable, Equatable {
+        package var start: Timestamp
+        package var planState: PlanState
+        package var graceReason: GraceReason?
+        package var graceEndsAt: Timestamp?
+        package var product: String?
+        package var tier: String
+        package var expiresAt: Timestamp?
+        package var autoRenew: Bool?
+        package var billingIssue: Bool
+
+        package init(start: Timestamp, planState: PlanState, graceReason: GraceReason?, graceEndsAt: Timestamp?, product: String?, tier: String, expiresAt: Timestamp?, autoRenew: Bool?, billingIssue: Bool) {
+            self.start = start
+            self.planState = planState
+            self.graceReason = graceReason
+            self.graceEndsAt = graceEndsAt
+            self.product = product
+            self.tier = tier
+            self.expiresAt = expiresAt
+            self.autoRenew = autoRenew
+            self.billingIssue = billingIssue
+        }
     }
 
-    var user: String
+    package var user: String
     /// The user's first event (a new customer, as RevenueCat's "first seen").
     var firstSeen: Timestamp?
     /// The first trial start or paid charge (initial conversion), and the first paid charge.

@@ -8,82 +8,136 @@ import SubscriptionDomain
 /// (AnalystModel+Users.swift). Strings (users, currencies, segment values) are interned.
 public struct AnalystModel: Sendable {
     /// Segment value ids, lane `i` for `Segment.allCases[i]` (lanes 5…7 unused).
-    typealias Seg = SIMD8<Int32>
+    package typealias Seg = SIMD8<Int32>
 
-    struct Movement: Sendable {
-        var time: Int64
-        var kind: AnalystFacts.Movement.Kind
-        var currency: Int32
-        var mrr: Int64
-        var user: Int32
-        var seg: Seg
+    package struct Movement: Sendable {
+        package var time: Int64
+        package var kind: AnalystFacts.Movement.Kind
+        package var currency: Int32
+        package var mrr: Int64
+        package var user: Int32
+        package var seg: Seg
+
+        package init(time: Int64, kind: AnalystFacts.Movement.Kind, currency: Int32, mrr: Int64, user: Int32, seg: Seg) {
+            self.time = time
+            self.kind = kind
+            self.currency = currency
+            self.mrr = mrr
+            self.user = user
+            self.seg = seg
+        }
     }
-    struct Trial: Sendable {
-        var start: Int64
-        var convertedAt: Int64
-        var abandonedAt: Int64
-        var seg: Seg
+    package struct Trial: Sendable {
+        package var start: Int64
+        package var convertedAt: Int64
+        package var abandonedAt: Int64
+        package var seg: Seg
+
+        package init(start: Int64, convertedAt: Int64, abandonedAt: Int64, seg: Seg) {
+            self.start = start
+            self.convertedAt = convertedAt
+            self.abandonedAt = abandonedAt
+            self.seg = seg
+        }
     }
-    struct Charge: Sendable {
-        var time: Int64
-        var user: Int32
-        var currency: Int32
-        var micros: Int64
-        var seg: Seg
+    package struct Charge: Sendable {
+        package var time: Int64
+        package var user: Int32
+        package var currency: Int32
+        package var micros: Int64
+        package var seg: Seg
+
+        package init(time: Int64, user: Int32, currency: Int32, micros: Int64, seg: Seg) {
+            self.time = time
+            self.user = user
+            self.currency = currency
+            self.micros = micros
+            self.seg = seg
+        }
     }
-    struct Refund: Sendable {
-        var time: Int64
-        var chargeTime: Int64
-        var currency: Int32
-        var micros: Int64
-        var sign: Int8
-        var seg: Seg
+    package struct Refund: Sendable {
+        package var time: Int64
+        package var chargeTime: Int64
+        package var currency: Int32
+        package var micros: Int64
+        package var sign: Int8
+        package var seg: Seg
+
+        package init(time: Int64, chargeTime: Int64, currency: Int32, micros: Int64, sign: Int8, seg: Seg) {
+            self.time = time
+            self.chargeTime = chargeTime
+            self.currency = currency
+            self.micros = micros
+            self.sign = sign
+            self.seg = seg
+        }
     }
-    struct Customer: Sendable {
-        var firstSeen: Int64
-        var firstConversion: Int64
-        var firstPaid: Int64
-        var user: Int32
-        var seg: Seg
+    package struct Customer: Sendable {
+        package var firstSeen: Int64
+        package var firstConversion: Int64
+        package var firstPaid: Int64
+        package var user: Int32
+        package var seg: Seg
+
+        package init(firstSeen: Int64, firstConversion: Int64, firstPaid: Int64, user: Int32, seg: Seg) {
+            self.firstSeen = firstSeen
+            self.firstConversion = firstConversion
+            self.firstPaid = firstPaid
+            self.user = user
+            self.seg = seg
+        }
     }
     /// A charge (positive) or refund (negative) of a customer, by the customer's first-seen instant.
-    struct CohortMoney: Sendable {
-        var firstSeen: Int64
-        var time: Int64
-        var currency: Int32
-        var micros: Int64
-        var seg: Seg
+    package struct CohortMoney: Sendable {
+        package var firstSeen: Int64
+        package var time: Int64
+        package var currency: Int32
+        package var micros: Int64
+        package var seg: Seg
+
+        package init(firstSeen: Int64, time: Int64, currency: Int32, micros: Int64, seg: Seg) {
+            self.firstSeen = firstSeen
+            self.time = time
+            self.currency = currency
+            self.micros = micros
+            self.seg = seg
+        }
     }
-    struct Activity: Sendable {
-        var day: Int64
-        var user: Int32
+    package struct Activity: Sendable {
+        package var day: Int64
+        package var user: Int32
+
+        package init(day: Int64, user: Int32) {
+            self.day = day
+            self.user = user
+        }
     }
 
     /// "Never": the instant of a fact that has not happened.
     static let never = Int64.max
 
-    public internal(set) var names: [String] = []
-    var ids: [String: Int32] = [:]
-    public internal(set) var users: [String] = []
-    var movements: [Movement] = []
-    var trials: [Trial] = []
-    var charges: [Charge] = []
-    var refunds: [Refund] = []
-    var customers: [Customer] = []
-    var cohortMoney: [CohortMoney] = []
-    var activity: [Activity] = []
-    var spans: SpanIndex
+    public package(set) var names: [String] = []
+    package var ids: [String: Int32] = [:]
+    public package(set) var users: [String] = []
+    package var movements: [Movement] = []
+    package var trials: [Trial] = []
+    package var charges: [Charge] = []
+    package var refunds: [Refund] = []
+    package var customers: [Customer] = []
+    package var cohortMoney: [CohortMoney] = []
+    package var activity: [Activity] = []
+    package var spans: SpanIndex
 
     /// What the model derives from: the projection fingerprint (profile, rules, fold code) and
     /// the log's head (position and chain hash) it was built at.
-    var fingerprint = ""
-    public internal(set) var position: UInt64 = 0
-    var hash = EventStore.SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
+    package var fingerprint = ""
+    public package(set) var position: UInt64 = 0
+    package var hash = EventStore.SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
 
     /// The earliest event of the log (a window's default start), if any.
-    public internal(set) var firstEvent: Timestamp?
+    public package(set) var firstEvent: Timestamp?
 
-    mutating func intern(_ s: String) -> Int32 {
+    package mutating func intern(_ s: String) -> Int32 {
         if let id = ids[s] { return id }
         let id = Int32(names.count)
         names.append(s)
@@ -98,7 +152,7 @@ public struct AnalystModel: Sendable {
     }
 
     /// The model of every user's facts (in any order of users).
-    init(_ all: [AnalystFacts]) {
+    package init(_ all: [AnalystFacts]) {
         spans = SpanIndex()
         var spanRows: [SpanIndex.Row] = []
         for f in all.sorted(by: { $0.user < $1.user }) {

@@ -5,17 +5,17 @@ import SubscriptionDomain
 /// plan can change without an event (`UserSteps.statusInstants`), so that every dated fact is
 /// what a replay as of that instant sees. A subscription transferred to the user counts from its
 /// arrival, as in `UserSteps`.
-struct AnalystWalk {
+package struct AnalystWalk {
     let decider: PlanDecider
     let options: ReplayOptions
 
-    init(profile: Profile) {
+    package init(profile: Profile) {
         decider = PlanDecider(profile: profile)
         options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
     }
 
     /// The user's facts, and how their own `transferOut` changed (for the recipients' walk).
-    func walk(_ user: String, events: [Event], senders: [UserSteps.Sender] = []) -> (facts: AnalystFacts, transfers: [UserSteps.TransferChange]) {
+    package func walk(_ user: String, events: [Event], senders: [UserSteps.Sender] = []) -> (facts: AnalystFacts, transfers: [UserSteps.TransferChange]) {
         var fold = UserFold(user: user)
         var facts = AnalystFacts(user: user)
         var outs: [UserSteps.TransferChange] = []

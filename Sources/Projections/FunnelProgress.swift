@@ -1,8 +1,8 @@
 import SubscriptionDomain
 
 /// How far one user got through the paywall funnel, overall and per paywall `context`.
-struct FunnelProgress: Sendable, Equatable {
-    static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
+package struct FunnelProgress: Sendable, Equatable {
+    package static let steps: [EventType] = [.paywallViewed, .paywallCtaTapped, .purchaseStarted, .purchaseSuccess]
     /// The index of `type` in `steps` (a switch: this runs for every event of a replay).
     static func step(of type: EventType) -> Int? {
         switch type {
@@ -17,14 +17,19 @@ struct FunnelProgress: Sendable, Equatable {
         }
     }
     /// Steps reached overall (0…4).
-    var reached: UInt8 = 0
+    package var reached: UInt8 = 0
     /// Steps reached per context (the context of the paywall view that started the attempt); a user has few.
-    var byContext: [ContextProgress] = []
-    var current: Int?
+    package var byContext: [ContextProgress] = []
+    package var current: Int?
 
-    struct ContextProgress: Sendable, Equatable {
-        var context: String
-        var reached: UInt8
+    package struct ContextProgress: Sendable, Equatable {
+        package var context: String
+        package var reached: UInt8
+
+        package init(context: String, reached: UInt8) {
+            self.context = context
+            self.reached = reached
+        }
     }
 
     /// Each step counts only after the one before it.

@@ -14,6 +14,12 @@ public struct FunnelReport: Sendable, Equatable {
         public var week: String
         public var started: Int
         public var converted: Int
+
+        package init(week: String, started: Int, converted: Int) {
+            self.week = week
+            self.started = started
+            self.converted = converted
+        }
     }
     public var steps: [Step]
     public var byContext: [String: [Step]]
@@ -22,18 +28,26 @@ public struct FunnelReport: Sendable, Equatable {
     public var cohorts: [Cohort]
 
     /// The steps from `reached[k]`: how many users got exactly k steps far.
-    static func steps(_ reached: [Int]) -> [Step] {
+    package static func steps(_ reached: [Int]) -> [Step] {
         steps(names: FunnelProgress.steps.map(\.rawValue), users: FunnelProgress.steps.indices.map { reached[($0 + 1)...].reduce(0, +) })
     }
 
     /// Steps of these names reached by these numbers of users, each rate computed from the counts.
-    static func steps(names: [String], users: [Int]) -> [Step] {
+    package static func steps(names: [String], users: [Int]) -> [Step] {
         var out: [Step] = []
         for (i, (name, n)) in zip(names, users).enumerated() {
             let previous = i == 0 ? n : out[i - 1].users
             out.append(Step(name: name, users: n, rate: Rates.step(users: n, previous: previous)))
         }
         return out
+    }
+
+    package init(steps: [Step], byContext: [String: [Step]], trialsStarted: Int, trialsConverted: Int, cohorts: [Cohort]) {
+        self.steps = steps
+        self.byContext = byContext
+        self.trialsStarted = trialsStarted
+        self.trialsConverted = trialsConverted
+        self.cohorts = cohorts
     }
 }
 
@@ -68,7 +82,7 @@ extension LedgerSnapshot {
             cohorts: cohortList)
     }
 
-    static func weekStart(_ t: Timestamp) -> String {
+    package static func weekStart(_ t: Timestamp) -> String {
         let days = Int((t.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400))
         let monday = days - ((days + 3) % 7 + 7) % 7
         return String(Timestamp(seconds: Int64(monday) * 86_400).description.prefix(10))

@@ -10,6 +10,9 @@ public struct LedgerSeries: Sendable {
     public var buckets: SeriesBuckets
     public var rows: [Bucket]
 
+    /// Retention is followed for this many periods after a subscriber's first paid period starts.
+    public static let retentionPeriods = 12
+
     public struct Bucket: Sendable, Equatable {
         public var start: Timestamp
         public var end: Timestamp
@@ -151,5 +154,13 @@ public struct SeriesTotals: Sendable {
                                 rate: Rates.retention(retained: f.retentionKept[i], measured: f.retentionMeasured[i]))
         }
         return LedgerSeries.Retention(subscribers: f.subscribers, periods: periods)
+    }
+
+    package init(options: ReplayOptions, head: LogHead, firstEvent: Timestamp?, flows: [Int64: SeriesDay], changes: [Int64: SeriesDay]) {
+        self.options = options
+        self.head = head
+        self.firstEvent = firstEvent
+        self.flows = flows
+        self.changes = changes
     }
 }

@@ -3,14 +3,14 @@ import SubscriptionDomain
 /// The read models of one replay: plan states, counts, funnel, notification schedule, revenue.
 public struct LedgerSnapshot: Sendable {
     public let options: ReplayOptions
-    var users: UserPartitions
+    package var users: UserPartitions
     /// The last log position folded.
     public let headPosition: UInt64
 
     /// Built once: views of a million users share it.
-    let decider: PlanDecider
+    package let decider: PlanDecider
 
-    init(options: ReplayOptions, users: UserPartitions, headPosition: UInt64) {
+    package init(options: ReplayOptions, users: UserPartitions, headPosition: UInt64) {
         self.options = options
         self.users = users
         self.headPosition = headPosition

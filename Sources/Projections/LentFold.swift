@@ -5,28 +5,28 @@ import SubscriptionDomain
 /// loaded whole, and wherever a report writes between two of its reads (a tally, a dictionary)
 /// the optimizer copies all of it: a dozen reference counts up and down per user and report,
 /// measured as half the read models' time. Valid only inside the body it is lent to.
-struct LentFold {
+package struct LentFold {
     private let fold: UnsafePointer<UserFold>
 
     fileprivate init(_ fold: UnsafePointer<UserFold>) { self.fold = fold }
 
-    var state: SubscriberState { _read { yield fold.pointee.state } }
-    var user: String { _read { yield fold.pointee.state.user } }
+    package var state: SubscriberState { _read { yield fold.pointee.state } }
+    package var user: String { _read { yield fold.pointee.state.user } }
     var counts: MetricCounts { _read { yield fold.pointee.counts } }
     var funnel: FunnelProgress { _read { yield fold.pointee.funnel } }
     var notifications: [NotificationEntry] { _read { yield fold.pointee.notifications } }
     var books: UserBooks { _read { yield fold.pointee.books } }
     var trialStartedAt: Timestamp? { fold.pointee.trialStartedAt }
     var trialConverted: Bool { fold.pointee.trialConverted }
-    var transferOut: UserFold.Transfer? { fold.pointee.transferOut }
+    package var transferOut: UserFold.Transfer? { fold.pointee.transferOut }
 
     /// The fold itself, copied (for code that keeps or passes on a whole `UserFold`).
-    var copied: UserFold { fold.pointee }
+    package var copied: UserFold { fold.pointee }
 }
 
 extension UserPartitions {
     /// Runs `body` on every fold, partition after partition, lent in place (`LentFold`).
-    @inline(__always) func forEachFold(_ body: (LentFold) -> Void) {
+    @inline(__always) package func forEachFold(_ body: (LentFold) -> Void) {
         for t in tables {
             t.storage.withUnsafeBufferPointer { folds in
                 for i in folds.indices { body(LentFold(folds.baseAddress! + i)) }

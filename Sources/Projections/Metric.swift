@@ -4,13 +4,13 @@ import SubscriptionDomain
 /// then the store metrics. A metric's slot in `MetricCounts` is its position in this list (the
 /// implicit raw values 0, 1, 2…), never a number written by hand; its name in reports and JSON
 /// is `name`, frozen, never derived from the Swift case name.
-enum Metric: Int, CaseIterable, Sendable {
+package enum Metric: Int, CaseIterable, Sendable {
     case paywallViewed, paywallCtaTapped, purchaseStarted, purchasePending, purchaseSuccess
     case purchaseFailed, restoreClicked, restoreSuccess, restoreFailed
     case trialStarted, subscriptionStarted, renewal, trialConverted, cancellation, billingIssue, refund, expiration
 
     /// The metric's frozen name: the key of `counts` in every output format.
-    var name: String {
+    package var name: String {
         switch self {
         case .paywallViewed: "paywall_viewed"
         case .paywallCtaTapped: "paywall_cta_tapped"
@@ -33,10 +33,10 @@ enum Metric: Int, CaseIterable, Sendable {
     }
 
     /// The slot of this metric in `MetricCounts`: its position in the list.
-    var slot: Int { rawValue }
+    package var slot: Int { rawValue }
 
     /// Every metric, in order (built once: `allCases` builds an array on each call).
-    static let all = Array(allCases)
+    package static let all = Array(allCases)
 
     /// The metric an event of `type` counts by itself, one per event (not a sandbox event, not a
     /// second report of a transaction: UserFold decides that). `purchase` and `renewal` count by

@@ -1,21 +1,21 @@
 import SubscriptionDomain
 
 /// One user's analytics counts, one slot per `Metric`, held inline (a million folds: no heap).
-struct MetricCounts: Sendable, Equatable {
+package struct MetricCounts: Sendable, Equatable {
     /// Slots 0…15, and slot 16 beside them: 68 bytes. `capacity` is what this layout holds; a test
     /// fails if `Metric` outgrows it.
     var low = SIMD16<UInt32>()
     var last: UInt32 = 0
 
     /// The number of metrics this inline layout holds.
-    static let capacity = 17
+    package static let capacity = 17
 
-    subscript(m: Metric) -> UInt32 {
+    package subscript(m: Metric) -> UInt32 {
         get { self[slot: m.slot] }
         set { self[slot: m.slot] = newValue }
     }
 
-    subscript(slot i: Int) -> UInt32 {
+    package subscript(slot i: Int) -> UInt32 {
         get { i < 16 ? low[i] : last }
         set {
             assert(i < Self.capacity, "metric slot \(i) is past MetricCounts.capacity")

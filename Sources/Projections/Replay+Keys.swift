@@ -63,7 +63,7 @@ extension Replay {
     static let transferMarker = EventCodec.canonicalTypeMarker(.transfer)
 
     /// The event a record copied out of the log holds, with the checks `decode(_: RecordView)` makes.
-    static func decode(_ record: Record) throws -> Event {
+    package static func decode(_ record: Record) throws -> Event {
         let event = try record.payload.withUnsafeBytes { try decode($0, position: record.position) }
         guard event.user == record.stream else {
             throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(record.stream)'")

@@ -10,7 +10,7 @@ extension Replay {
     /// A transferred subscription becomes the recipient's, after the recipient's own events, unless
     /// the recipient has one running (TRANSFER-IN). Senders are taken in id order. With
     /// `recipients`, only the transfers to them are handed over.
-    static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions, to recipients: Set<String>? = nil) {
+    package static func handTransfers(_ users: inout UserPartitions, options: ReplayOptions, to recipients: Set<String>? = nil) {
         let decider = PlanDecider(profile: options.profile)
         var outgoing: [(String, UserFold.Transfer)] = []
         users.forEachFold { f in
@@ -27,7 +27,7 @@ extension Replay {
     /// of them the subscriptions transferred to them, senders in id order, as `handTransfers` does
     /// in a full replay; the other users' folds are kept. When a refolded user's own transfer now
     /// goes to someone else (or nowhere), that recipient is folded again too, until nothing moves.
-    static func refoldWithTransfers(log: EventLog, users: inout UserPartitions, decider: PlanDecider, options: ReplayOptions,
+    package static func refoldWithTransfers(log: EventLog, users: inout UserPartitions, decider: PlanDecider, options: ReplayOptions,
                                     refold start: Set<String>) throws {
         var done = Set<String>()
         var pending = start
@@ -95,7 +95,7 @@ extension Replay {
     /// One checked pass over the log: the events in the streams of `users`, and, with a
     /// `recipient`, the `transfer` events naming them, by sender. Payloads are the canonical JSON
     /// that import writes, so only records holding the canonical `transfer` type are decoded for that.
-    static func read(_ log: EventLog, streams users: Set<String>, transfersTo recipient: String?) throws
+    package static func read(_ log: EventLog, streams users: Set<String>, transfersTo recipient: String?) throws
         -> (streams: [String: [StoredEvent]], transfers: [String: [StoredEvent]]) {
         // About 64 bits per user: a record of another user rarely gets past the bitset to build a string.
         var filter = UserFilter(bits: max(1 << 16, users.count * 64))

@@ -31,12 +31,25 @@ public struct RevenueReport: Sendable, Equatable {
     /// take-home adjustments per currency (so that reports of several partitions merge exactly).
     public var commissionPercent: Int
     public var takehomeAdjustments: [String: Money]
+
+    package init(lines: [Line], activeSubscriptions: Int, activeTrials: Int, churnedSubscribers: Int, churnRate: Double, trialConversionRate: Double, trialsStarted: Int, trialsConverted: Int, commissionPercent: Int, takehomeAdjustments: [String: Money]) {
+        self.lines = lines
+        self.activeSubscriptions = activeSubscriptions
+        self.activeTrials = activeTrials
+        self.churnedSubscribers = churnedSubscribers
+        self.churnRate = churnRate
+        self.trialConversionRate = trialConversionRate
+        self.trialsStarted = trialsStarted
+        self.trialsConverted = trialsConverted
+        self.commissionPercent = commissionPercent
+        self.takehomeAdjustments = takehomeAdjustments
+    }
 }
 
 extension RevenueReport {
     /// One currency's line; `net` is what is kept of gross − refunded after the commission and
     /// the store's own take-home adjustment (which, where the store said it, replaces the commission).
-    static func line(currency c: String, gross g: Money, refunded r: Money, mrr: Money, commissionPercent: Int, adjustment: Money) -> Line {
+    package static func line(currency c: String, gross g: Money, refunded r: Money, mrr: Money, commissionPercent: Int, adjustment: Money) -> Line {
         let kept = g - r
         return Line(currency: c, gross: g, refunded: r, net: kept - kept.percent(commissionPercent) - adjustment, mrr: mrr)
     }

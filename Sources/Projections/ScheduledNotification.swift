@@ -12,4 +12,8 @@ public struct ScheduledNotification: Sendable, Equatable, Codable {
     /// `push` and `in_app`; only `in_app` when the user disabled billing notifications (CH27 L204).
     public var channels: [String]
     public var status: Status
+
+    public init(user: String, kind: Kind, fireAt: Timestamp, deepLink: String, copy: String, channels: [String], status: Status) {
+        (self.user, self.kind, self.fireAt, self.deepLink, self.copy, self.channels, self.status) = (user, kind, fireAt, deepLink, copy, channels, status)
+    }
 }

@@ -3,7 +3,7 @@ import SubscriptionDomain
 /// What one UTC day adds to a series, gathered by `SeriesReplay` in its one pass and summed into
 /// buckets of any width afterwards (`SeriesTotals.series(by:)`). Flows are keyed by the day they
 /// happened; stock changes by the first midnight at or after the change (or the window's end).
-struct SeriesDay: Sendable {
+package struct SeriesDay: Sendable {
     /// Events counted on the day, one slot per `Metric`.
     var counts = [Int](repeating: 0, count: Metric.all.count)
     var gross = FewKeys<Money>()
@@ -23,10 +23,10 @@ struct SeriesDay: Sendable {
     /// Users whose first paid period started on this day, and per period n (index n − 1): how
     /// many had n periods behind them by the instant (measured), and of those how many were still subscribed.
     var subscribers = 0
-    var retentionMeasured = [Int](repeating: 0, count: SeriesReplay.retentionPeriods)
-    var retentionKept = [Int](repeating: 0, count: SeriesReplay.retentionPeriods)
+    var retentionMeasured = [Int](repeating: 0, count: LedgerSeries.retentionPeriods)
+    var retentionKept = [Int](repeating: 0, count: LedgerSeries.retentionPeriods)
 
-    mutating func add(_ o: SeriesDay) {
+    package mutating func add(_ o: SeriesDay) {
         for i in counts.indices { counts[i] += o.counts[i] }
         for (k, v) in zip(o.gross.keys, o.gross.values) { gross[k, default: .zero] += v }
         for (k, v) in zip(o.refunded.keys, o.refunded.values) { refunded[k, default: .zero] += v }
@@ -46,5 +46,8 @@ struct SeriesDay: Sendable {
             retentionMeasured[i] += o.retentionMeasured[i]
             retentionKept[i] += o.retentionKept[i]
         }
+    }
+
+    package init() {
     }
 }

@@ -6,18 +6,18 @@ import SubscriptionDomain
 /// grace end, expiry), is put on the first midnight at or after it. Summing the days into buckets
 /// afterwards gives every bucket of every width from this one pass: the cost does not grow with
 /// the number of buckets.
-struct SeriesWalker {
+package struct SeriesWalker {
     let decider: PlanDecider
-    let options: ReplayOptions
+    package let options: ReplayOptions
     /// Flows by the day they happened (days since 1970-01-01, UTC).
-    var flows: [Int64: SeriesDay] = [:]
+    package var flows: [Int64: SeriesDay] = [:]
     /// Stock changes by the first midnight at or after them; `Int64.max` for a change after the
     /// last midnight before `asOf` (it belongs to the last bucket).
-    var changes: [Int64: SeriesDay] = [:]
+    package var changes: [Int64: SeriesDay] = [:]
     /// Subscriptions handed to another user (sender, transfer), for the recipients' correction.
-    var transfers: [(sender: String, transfer: UserFold.Transfer)] = []
+    package var transfers: [(sender: String, transfer: UserFold.Transfer)] = []
     /// The earliest event time folded (the default start of a series).
-    var firstEvent: Timestamp?
+    package var firstEvent: Timestamp?
 
     /// The current user's walk.
     private var fold = UserFold(user: "")
@@ -35,13 +35,13 @@ struct SeriesWalker {
     private var sign = 1
     private var withFlows = true
 
-    init(options: ReplayOptions) {
+    package init(options: ReplayOptions) {
         self.options = options
         decider = PlanDecider(profile: options.profile)
     }
 
     /// Starts a user. `incoming`, `sign` and `flows` are for the transfer correction only.
-    mutating func begin(_ user: String, incoming: [(time: Timestamp, subscription: Subscription)] = [], sign: Int = 1, flows: Bool = true) {
+    package mutating func begin(_ user: String, incoming: [(time: Timestamp, subscription: Subscription)] = [], sign: Int = 1, flows: Bool = true) {
         fold = UserFold(user: user)
         folded = false
         stock = .none
@@ -55,7 +55,7 @@ struct SeriesWalker {
     }
 
     /// Folds the user's next event (events come in effect order, none after `asOf`).
-    mutating func event(_ e: Event) {
+    package mutating func event(_ e: Event) {
         if folded { advance(before: e.time, through: false) }
         checkRetention(before: e.time)
         folded = true
@@ -88,7 +88,7 @@ struct SeriesWalker {
     }
 
     /// Ends the user: the stock changes up to `asOf`, and the cohorts they belong to.
-    mutating func end() {
+    package mutating func end() {
         guard folded || !incoming.isEmpty else { return }
         advance(before: options.asOf, through: true)
         checkRetention(before: nil)
@@ -159,7 +159,7 @@ struct SeriesWalker {
               let months = decider.profile.product(sub.product)?.periodMonths else { return }
         paidStart = e.time
         flows[SeriesBuckets.day(of: e.time), default: SeriesDay()].subscribers += 1
-        for n in 1...SeriesReplay.retentionPeriods {
+        for n in 1...LedgerSeries.retentionPeriods {
             // Checked once the store's renewal for that period had its time to arrive (the
             // unverified grace): a user still waiting for it is not counted as kept.
             let at = PopulationGenerator.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace
@@ -192,7 +192,7 @@ struct SeriesWalker {
     }
 
     /// Adds another partition's days.
-    mutating func merge(_ o: SeriesWalker) {
+    package mutating func merge(_ o: SeriesWalker) {
         for (k, v) in o.flows { flows[k, default: SeriesDay()].add(v) }
         for (k, v) in o.changes { changes[k, default: SeriesDay()].add(v) }
         transfers += o.transfers

@@ -5,11 +5,17 @@ import SubscriptionDomain
 /// apart the long ones (over 400 days, or open-ended: a user's last span), read at every instant.
 /// A list of users in an access state (trial, pro, pro_grace) as of T thus reads the spans of T's
 /// epoch, not every user; a list of `free` or `guest` users reads every user's open span.
-struct SpanIndex: Sendable {
-    struct Row: Sendable {
-        var span: AnalystFacts.Span
-        var end: Int64
-        var user: Int32
+package struct SpanIndex: Sendable {
+    package struct Row: Sendable {
+        package var span: AnalystFacts.Span
+        package var end: Int64
+        package var user: Int32
+
+        package init(span: AnalystFacts.Span, end: Int64, user: Int32) {
+            self.span = span
+            self.end = end
+            self.user = user
+        }
     }
     struct Group: Sendable {
         var epochs: [Int64: [Int32]] = [:]
@@ -20,14 +26,14 @@ struct SpanIndex: Sendable {
     static let longSpan: Int64 = 400 * 86_400 * 1_000_000_000
 
     /// Rows in user order, then start order.
-    private(set) var rows: [Row] = []
+    package private(set) var rows: [Row] = []
     /// User u's rows are `rows[userStart[u]..<userStart[u + 1]]`.
     private(set) var userStart: [Int] = [0]
     private var groups: [PlanState: Group] = [:]
 
     init() {}
 
-    init(_ rows: [Row]) {
+    package init(_ rows: [Row]) {
         self.rows = rows
         var u: Int32 = 0
         for (i, r) in rows.enumerated() {

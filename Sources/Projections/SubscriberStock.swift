@@ -3,13 +3,13 @@ import SubscriptionDomain
 /// What one user adds to the revenue report's stocks as of an instant: active subscription (with
 /// its monthly recurring revenue), active trial, or churned subscriber. The plain revenue report
 /// and the series (`LedgerSeries`) both classify users with this one function.
-struct SubscriberStock: Sendable, Equatable {
-    var active = 0
-    var trial = 0
-    var churned = 0
+package struct SubscriberStock: Sendable, Equatable {
+    package var active = 0
+    package var trial = 0
+    package var churned = 0
     /// The MRR of an active paid subscription, in `currency`.
-    var mrr = Money.zero
-    var currency = ""
+    package var mrr = Money.zero
+    package var currency = ""
 
     static let none = SubscriberStock()
 

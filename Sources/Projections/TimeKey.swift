@@ -4,9 +4,9 @@ import SubscriptionDomain
 /// metric count, a funnel step reached (overall or in a paywall context), a trial cohort day, a
 /// sum of money or its holders in one currency, or a subscriber stock. The index keeps, per key,
 /// the sum over users as a step function of the instant (TimeIndex.swift).
-struct TimeKey: Hashable, Comparable, Sendable {
+package struct TimeKey: Hashable, Comparable, Sendable {
     /// What the key counts. The raw values are stored in the time index file: never renumber.
-    enum Kind: UInt8, Sendable, CaseIterable {
+    package enum Kind: UInt8, Sendable, CaseIterable {
         /// `number`: the metric's slot (`Metric.slot`).
         case metric = 0
         /// Users exactly `number` (1…4) funnel steps far.
@@ -29,21 +29,21 @@ struct TimeKey: Hashable, Comparable, Sendable {
         case mrr = 16, mrrHolders = 17
     }
 
-    var kind: Kind
-    var number: Int64 = 0
-    var name: String = ""
+    package var kind: Kind
+    package var number: Int64 = 0
+    package var name: String = ""
 
     /// The largest day number a trial cohort may have: the last whole day a `Timestamp` holds.
     static let dayLimit: Int64 = 106_751
 
-    static func < (a: TimeKey, b: TimeKey) -> Bool {
+    package static func < (a: TimeKey, b: TimeKey) -> Bool {
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
         if a.number != b.number { return a.number < b.number }
         return a.name < b.name
     }
 
     /// Whether the key is one a build can make (a forged file's keys are refused at reading).
-    var isValid: Bool {
+    package var isValid: Bool {
         switch kind {
         case .metric: return number >= 0 && number < Int64(Metric.all.count) && name.isEmpty
         case .reached: return number >= 1 && number <= Int64(FunnelProgress.steps.count) && name.isEmpty
@@ -56,5 +56,11 @@ struct TimeKey: Hashable, Comparable, Sendable {
     }
 
     /// Whether the key's sum is money (micros): exact only while the index's money magnitude allows it.
-    var isMoney: Bool { kind == .gross || kind == .refunded || kind == .adjustment || kind == .mrr }
+    package var isMoney: Bool { kind == .gross || kind == .refunded || kind == .adjustment || kind == .mrr }
+
+    package init(kind: Kind, number: Int64 = 0, name: String = "") {
+        self.kind = kind
+        self.number = number
+        self.name = name
+    }
 }

@@ -1,20 +1,20 @@
 /// Per `TimeKey` (in key order), the instants at which a sum over users changes and the sum from
 /// each of them on: a step function per key. The time index keeps two (TimeIndex.swift): the
 /// base, built from every user, and the overlay, the differences of the users touched since.
-struct TimeSteps: Sendable, Equatable {
+package struct TimeSteps: Sendable, Equatable {
     /// The keys, in order; key k's instants and sums are `times[starts[k]..<starts[k + 1]]`.
-    var keys: [TimeKey] = []
-    var starts: [Int] = [0]
-    var times: [Int64] = []
-    var sums: [Int64] = []
+    package var keys: [TimeKey] = []
+    package var starts: [Int] = [0]
+    package var times: [Int64] = []
+    package var sums: [Int64] = []
 
-    init() {}
+    package init() {}
 
     /// The number of (key, instant) steps held.
-    var count: Int { times.count }
+    package var count: Int { times.count }
 
     /// Key k's sum as of instant `t` (its changes at or before `t`); with `before`, strictly before `t`.
-    func value(_ k: Int, at target: Int64, before: Bool) -> Int64 {
+    package func value(_ k: Int, at target: Int64, before: Bool) -> Int64 {
         var lo = starts[k], hi = starts[k + 1]
         // The first step after the target (or at it, `before`).
         while lo < hi {
@@ -25,7 +25,7 @@ struct TimeSteps: Sendable, Equatable {
     }
 
     /// Calls `emit` with each step as a difference: (key, instant, change from the step before).
-    func forEachDelta(_ emit: (TimeKey, Int64, Int64) -> Void) {
+    package func forEachDelta(_ emit: (TimeKey, Int64, Int64) -> Void) {
         for k in keys.indices {
             var previous: Int64 = 0
             for i in starts[k]..<starts[k + 1] {
@@ -36,7 +36,7 @@ struct TimeSteps: Sendable, Equatable {
     }
 
     /// Appends a step of the last key appended, unless the sum is the one already in force.
-    mutating func appendStep(_ time: Int64, _ sum: Int64) {
+    package mutating func appendStep(_ time: Int64, _ sum: Int64) {
         let first = starts[starts.count - 1]
         if times.count > first, times[times.count - 1] == time {
             sums[sums.count - 1] = sum
@@ -52,14 +52,14 @@ struct TimeSteps: Sendable, Equatable {
     }
 
     /// Closes the key being appended: kept if it has a step, dropped otherwise.
-    mutating func closeKey(_ key: TimeKey) {
+    package mutating func closeKey(_ key: TimeKey) {
         guard times.count > starts[starts.count - 1] else { return }
         keys.append(key)
         starts.append(times.count)
     }
 
     /// The pointwise sum of two step functions (keys of either), without steps that change nothing.
-    static func merged(_ a: TimeSteps, _ b: TimeSteps) -> TimeSteps {
+    package static func merged(_ a: TimeSteps, _ b: TimeSteps) -> TimeSteps {
         var out = TimeSteps()
         out.times.reserveCapacity(a.count + b.count)
         out.sums.reserveCapacity(a.count + b.count)

@@ -1,14 +1,19 @@
 import SubscriptionDomain
 
 /// One user's money: what was charged and refunded, per currency, and the paid state for churn.
-struct UserBooks: Sendable, Equatable {
-    var gross: [Amount] = []
-    var refunded: [Amount] = []
+package struct UserBooks: Sendable, Equatable {
+    package var gross: [Amount] = []
+    package var refunded: [Amount] = []
 
     /// A sum in one currency (a user pays in one or two currencies: a small array, not a dictionary).
-    struct Amount: Sendable, Equatable {
-        var currency: String
-        var money: Money
+    package struct Amount: Sendable, Equatable {
+        package var currency: String
+        package var money: Money
+
+        package init(currency: String, money: Money) {
+            self.currency = currency
+            self.money = money
+        }
     }
 
     static func add(_ m: Money, _ currency: String, to amounts: inout [Amount]) {
@@ -17,18 +22,25 @@ struct UserBooks: Sendable, Equatable {
         }
     }
     /// Price of each charged transaction, to value a refund that carries no price.
-    var charges: [Charge] = []
+    package var charges: [Charge] = []
     /// Per currency, for charges whose store said the developer's take-home share: what net revenue
     /// keeps less than the profile's commission would (price × (1 − commission − share)), less the
     /// same for their refunds. Net = kept − commission − this (RevenueReport).
-    var takehomeAdjustment: [Amount] = []
+    package var takehomeAdjustment: [Amount] = []
 
-    struct Charge: Sendable, Equatable {
-        var transaction: String
-        var price: Money
-        var currency: String
+    package struct Charge: Sendable, Equatable {
+        package var transaction: String
+        package var price: Money
+        package var currency: String
         /// The take-home share in parts per million, when the store said it.
-        var takehome: Int64? = nil
+        package var takehome: Int64? = nil
+
+        package init(transaction: String, price: Money, currency: String, takehome: Int64? = nil) {
+            self.transaction = transaction
+            self.price = price
+            self.currency = currency
+            self.takehome = takehome
+        }
     }
 
     /// `amount` × (1 − commission − share): the adjustment of a charge (or, negated, of its refund).

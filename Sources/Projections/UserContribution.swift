@@ -2,28 +2,28 @@ import SubscriptionDomain
 
 /// What one user's fold adds to the report summary as of an instant: exactly the terms
 /// `counts()`, `funnel()`, `revenue()` and `notifications()` of a snapshot take from that fold.
-struct UserContribution: Sendable {
+package struct UserContribution: Sendable {
     /// The user has a fold (an event by the instant, or a subscription received by transfer).
-    var exists = false
-    var counts = MetricCounts()
-    var reached: UInt8 = 0
-    var contexts: [FunnelProgress.ContextProgress] = []
+    package var exists = false
+    package var counts = MetricCounts()
+    package var reached: UInt8 = 0
+    package var contexts: [FunnelProgress.ContextProgress] = []
     /// The day (since 1970) the user's first trial started.
-    var trialDay: Int64?
-    var trialStarted = false
-    var trialConverted = false
-    var gross: [UserBooks.Amount] = []
-    var refunded: [UserBooks.Amount] = []
-    var adjustment: [UserBooks.Amount] = []
-    var stock = SubscriberStock.none
-    var notifications: [NotificationEntry] = []
+    package var trialDay: Int64?
+    package var trialStarted = false
+    package var trialConverted = false
+    package var gross: [UserBooks.Amount] = []
+    package var refunded: [UserBooks.Amount] = []
+    package var adjustment: [UserBooks.Amount] = []
+    package var stock = SubscriberStock.none
+    package var notifications: [NotificationEntry] = []
 
     static let none = UserContribution()
 
     init() {}
 
     /// The contribution of `fold` (nil: the user has none) as of `instant`.
-    init(_ fold: UserFold?, decider: PlanDecider, at instant: Timestamp) {
+    package init(_ fold: UserFold?, decider: PlanDecider, at instant: Timestamp) {
         guard let f = fold else { return }
         exists = true
         counts = f.counts
@@ -40,7 +40,7 @@ struct UserContribution: Sendable {
     }
 
     /// Whether two lists of a user's notifications give the same schedule entries (the summary keeps no keys).
-    static func sameSchedule(_ a: [NotificationEntry], _ b: [NotificationEntry]) -> Bool {
+    package static func sameSchedule(_ a: [NotificationEntry], _ b: [NotificationEntry]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy {
             $0.kind == $1.kind && $0.fireAt == $1.fireAt && $0.inAppOnly == $1.inAppOnly && $0.cancelled == $1.cancelled
         }
@@ -50,7 +50,7 @@ struct UserContribution: Sendable {
     /// record: an instant the plan status compares with (end, billing issue, grace end, expiry,
     /// expiry + unverified grace: a superset of `PlanDecider.timers`), or a notification's fire
     /// time (its status turns due). Events after `instant` are the caller's to add.
-    static func nextChange(of fold: UserFold?, decider: PlanDecider, after instant: Timestamp) -> Timestamp? {
+    package static func nextChange(of fold: UserFold?, decider: PlanDecider, after instant: Timestamp) -> Timestamp? {
         guard let f = fold else { return nil }
         var next: Timestamp?
         func consider(_ t: Timestamp?) {

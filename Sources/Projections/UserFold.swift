@@ -1,36 +1,42 @@
 import SubscriptionDomain
 
 /// Everything the read models need from one user, folded event by event in effect order.
-struct UserFold: Sendable, Equatable, UserKeyed {
-    var state: SubscriberState
-    var user: String { state.user }
-    var counts = MetricCounts()
-    var funnel = FunnelProgress()
-    var notifications: [NotificationEntry] = []
-    var books = UserBooks()
-    var trialStartedAt: Timestamp?
-    var trialConverted = false
+package struct UserFold: Sendable, Equatable, UserKeyed {
+    package var state: SubscriberState
+    package var user: String { state.user }
+    package var counts = MetricCounts()
+    package var funnel = FunnelProgress()
+    package var notifications: [NotificationEntry] = []
+    package var books = UserBooks()
+    package var trialStartedAt: Timestamp?
+    package var trialConverted = false
     /// An event came with a time before one already folded: the user must be folded again in order.
-    var outOfOrder = false
+    package var outOfOrder = false
     /// The subscription this user transferred away, for its recipient.
-    var transferOut: Transfer? {
+    package var transferOut: Transfer? {
         get { transferBox.first }
         set { transferBox = newValue.map { [$0] } ?? [] }
     }
     private var transferBox: [Transfer] = []
 
     /// A subscription handed to another user.
-    struct Transfer: Sendable, Equatable {
-        var to: String
-        var time: Timestamp
-        var subscription: Subscription
+    package struct Transfer: Sendable, Equatable {
+        package var to: String
+        package var time: Timestamp
+        package var subscription: Subscription
         /// The subscription as the recipient's Decider folds it.
         var received: ReceivedTransfer { ReceivedTransfer(subscription: subscription, time: time) }
+
+        package init(to: String, time: Timestamp, subscription: Subscription) {
+            self.to = to
+            self.time = time
+            self.subscription = subscription
+        }
     }
 
-    init(user: String) { state = SubscriberState(user: user) }
+    package init(user: String) { state = SubscriberState(user: user) }
 
-    mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: ReplayOptions) {
+    package mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: ReplayOptions) {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
         // What the notification rules need from before the event (not a copy of the whole subscription).
         let hadBillingIssue = state.hasBillingIssue
@@ -108,15 +114,15 @@ struct UserFold: Sendable, Equatable, UserKeyed {
 }
 
 /// A profile's notification links and copy, built once and shared by every scheduled entry.
-struct NotificationTexts {
-    static let pushAndInApp = ["push", "in_app"]
-    static let inAppOnly = ["in_app"]
-    let trialEndingLink: String
-    let paymentFailedLink: String
-    let trialEndingCopy: String
-    let paymentFailedCopy: String
+package struct NotificationTexts {
+    package static let pushAndInApp = ["push", "in_app"]
+    package static let inAppOnly = ["in_app"]
+    package let trialEndingLink: String
+    package let paymentFailedLink: String
+    package let trialEndingCopy: String
+    package let paymentFailedCopy: String
 
-    init(_ profile: Profile) {
+    package init(_ profile: Profile) {
         trialEndingLink = "\(profile.deepLinkScheme)://paywall?context=trialEnding"
         paymentFailedLink = "\(profile.deepLinkScheme)://paywall?context=paymentFailed"
         trialEndingCopy = profile.trialEndingCopy
@@ -125,13 +131,21 @@ struct NotificationTexts {
 }
 
 /// A notification as the fold keeps it: what, when, which trial or issue (the cap), and whether push was off.
-struct NotificationEntry: Sendable, Equatable {
-    var kind: ScheduledNotification.Kind
-    var fireAt: Timestamp
+package struct NotificationEntry: Sendable, Equatable {
+    package var kind: ScheduledNotification.Kind
+    package var fireAt: Timestamp
     /// The trial's or the billing issue's transaction: one notification per trial and per issue.
-    var key: String
+    package var key: String
     /// Push is off: the `billing` category was disabled as of `fireAt` (or, before it fires, as of
     /// the last event folded).
-    var inAppOnly: Bool
-    var cancelled = false
+    package var inAppOnly: Bool
+    package var cancelled = false
+
+    package init(kind: ScheduledNotification.Kind, fireAt: Timestamp, key: String, inAppOnly: Bool, cancelled: Bool = false) {
+        self.cancelled = cancelled
+        self.kind = kind
+        self.fireAt = fireAt
+        self.key = key
+        self.inAppOnly = inAppOnly
+    }
 }

@@ -1,21 +1,21 @@
 /// The user tables of a replay, one per partition (users split by a hash of their id), kept apart
 /// rather than merged: merging would copy every fold once more at the peak.
-struct UserPartitions: Sendable {
-    private(set) var tables: [UserTable<UserFold>]
+package struct UserPartitions: Sendable {
+    package private(set) var tables: [UserTable<UserFold>]
 
-    init(_ tables: [UserTable<UserFold>]) { self.tables = tables.isEmpty ? [UserTable<UserFold>()] : tables }
+    package init(_ tables: [UserTable<UserFold>]) { self.tables = tables.isEmpty ? [UserTable<UserFold>()] : tables }
 
     func partition(of user: String) -> Int {
         var u = user
         return u.withUTF8 { Replay.partition(of: UnsafeRawBufferPointer($0), count: tables.count) }
     }
 
-    subscript(user: String) -> UserFold? {
+    package subscript(user: String) -> UserFold? {
         get { tables[partition(of: user)][user] }
         set { tables[partition(of: user)][user] = newValue }
     }
 
-    mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {
+    package mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {
         tables[partition(of: user)].update(user, body)
     }
 

@@ -7,17 +7,17 @@ import SubscriptionDomain
 /// billing issue, grace end, expiry, expiry plus the unverified grace). Each change is given to
 /// the sink as (key, instant, difference); the contribution as of an instant T is then the sum of
 /// the differences at or before T, which is what a replay as of T folds for this user.
-struct UserSteps {
+package struct UserSteps {
     /// A sender's `transferOut` as it changes with the instant: after `time`, it is `transfer`.
-    struct TransferChange: Sendable {
+    package struct TransferChange: Sendable {
         var time: Timestamp
-        var transfer: UserFold.Transfer?
+        package var transfer: UserFold.Transfer?
     }
 
     /// One sender's changes, for a recipient: the subscriptions are handed over senders in id order.
-    struct Sender: Sendable {
-        var user: String
-        var changes: [TransferChange]
+    package struct Sender: Sendable {
+        package var user: String
+        package var changes: [TransferChange]
 
         /// The sender's `transferOut` as of `t`.
         func transfer(at t: Timestamp) -> UserFold.Transfer? {
@@ -28,12 +28,17 @@ struct UserSteps {
             }
             return out
         }
+
+        package init(user: String, changes: [TransferChange]) {
+            self.user = user
+            self.changes = changes
+        }
     }
 
     let decider: PlanDecider
     let options: ReplayOptions
 
-    init(profile: Profile) {
+    package init(profile: Profile) {
         decider = PlanDecider(profile: profile)
         options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
     }
@@ -41,7 +46,7 @@ struct UserSteps {
     /// Walks `user`'s events (in effect order), with the subscriptions `senders` (in id order)
     /// transferred to them, giving each change times `sign` to `emit`; returns how the user's own
     /// `transferOut` changed (for the recipients' walk).
-    func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1,
+    package func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1,
               _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
         var fold = UserFold(user: user)
         var previous = TimeContribution()

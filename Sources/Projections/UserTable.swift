@@ -26,7 +26,7 @@ public struct UserTable<Fold: UserKeyed> {
     }
 
     /// A table of `folds`, whose users the caller knows are all different, indexed in one go.
-    init(folds: ContiguousArray<Fold>) {
+    package init(folds: ContiguousArray<Fold>) {
         storage = folds
         index = UserIndex(slotHashes: folds.indices.map { UserIndex.hash(folds[$0].user) })
     }

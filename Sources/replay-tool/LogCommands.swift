@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Platform
 import Projections
+import ProjectionStorage
 import SubscriptionDomain
 import LogProofs
 import StoreAdapters

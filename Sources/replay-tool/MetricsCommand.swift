@@ -1,5 +1,6 @@
 import Foundation
 import Projections
+import ProjectionStorage
 import SubscriptionDomain
 import Reports
 

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import Projections
+import ProjectionStorage
 import SubscriptionDomain
 
 extension Common {

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import SubscriptionDomain
 import Projections
+import ProjectionStorage
 import Platform
 import Reports
 

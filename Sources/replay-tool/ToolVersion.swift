@@ -1,5 +1,6 @@
 import EventStore
 import Projections
+import ProjectionStorage
 import Reports
 
 /// What `replay-tool --version` prints: the package's version and the versions of the files it

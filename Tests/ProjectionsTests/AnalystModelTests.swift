@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
 import Platform
 
 /// The analysts' model (Analyst*.swift) against a second computation: a full fold of the same

@@ -4,6 +4,7 @@ import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import StoreAdapters
 import Ingest
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Projections
+@testable import ProjectionStorage
 
 /// The profile name in a projection's file name is a label of plain ASCII: letters and digits of
 /// other scripts (which file systems may store in another normalisation) become `_` as well.

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import Platform
 
 /// The kept projection's binary file: every field of every fold reads back equal, in any chunk

@@ -4,6 +4,7 @@ import TestKit
 import EventStore
 import SubscriptionDomain
 @_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
 import Platform
 
 /// A kept projection names the log head it folded (position and chain hash) and is never served

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
 import Platform
 
 /// Derived files are keyed by what the rules do, not by a number someone must remember to bump.

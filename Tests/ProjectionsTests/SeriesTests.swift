@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import Ingest
 
 /// Series (docs/rules.md#series): buckets of a day, a Monday-based week or a month

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import StoreAdapters
 import Ingest
 

@@ -2,6 +2,7 @@ import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import Ingest
 
 /// A log in a fresh folder, filled from canonical lines.

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 
 /// A stored base is read in blocks (PagedSteps.swift): whatever its block size, every lookup
 /// (at, and strictly before, every step's instant, its neighbours and random instants) gives

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
 import Platform
 
 /// The time index (TimeIndex*.swift) answers `counts`, `funnel` and `revenue` at any instant,

@@ -3,6 +3,7 @@ import Testing
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 import Platform
 
 /// After new records the time index walks only the users they touch (and the recipients of their

@@ -4,6 +4,7 @@ import TestKit
 import EventStore
 import SubscriptionDomain
 @testable import Projections
+@testable import ProjectionStorage
 
 /// The user table behind every replay: its open-addressing index must find every user by id
 /// bytes or string, survive removals in any order, and never confuse two users.

@@ -1,0 +1,86 @@
+import Projections
+import EventStore
+import SubscriptionDomain
+import Platform
+
+/// The log's events in a binary form, kept next to the projections so that a full rebuild (a new
+/// profile, a rule diff, a new code version) does not parse every JSON payload again. It is a
+/// cache of the log, like a projection: built by one checked pass that decodes every record,
+/// valid only for the log head it was built at (position and hash-chain value), and refused
+/// whole on any damage (CRC32C of the file), never repaired. The log stays the record an
+/// auditor checks; `verify`, `state` and `history` never read the cache.
+///
+/// Events are stored user by user, each user's in effect order (by time, equal times in log
+/// order), which is the order a fold takes them: a rebuild reads each user's events in one run,
+/// with no lookup per event and no second pass for events that arrived late.
+///
+/// File: magic `LDGEVTS\n`, the code version, the layout digest (`layoutDigest`), the head's
+/// position (8 bytes) and hash (32 bytes),
+/// the number of events, the shared strings (products, currencies, contexts...: their count,
+/// then each), the number of users; then per user, in the order they first came: the id, the
+/// number of events, the byte length of what follows, and per event its log position and body
+/// (EventCache+Body.swift); and the CRC32C of all that in the last 4 bytes.
+enum EventCache {
+    /// Bump when the file's structure changes: older caches are rebuilt. (A change to how one event
+    /// is written changes `layoutDigest`, which needs no bump.)
+    /// 2: events grouped by user in effect order (1 kept them in log order). 3: the layout digest;
+    /// enums stored by frozen codes (EventCache+Codes.swift). 4: the typed event model: data
+    /// fields by their frozen codes, off-type fields stored as the type's are, unknown fields at bit 31.
+    static let codeVersion = 4
+
+    /// What the event writer makes of the rules corpus (`RulesCorpus`): any change to an event's
+    /// stored form (a field, a code, an order) changes it, and a cache written with another digest
+    /// is not read.
+    static let layoutDigest: String = {
+        let events = RulesCorpus.events(.handz) + RulesCorpus.events(.howru)
+        var w = Writer(events: events.count)
+        for e in events { w.writeBody(e, recorded: 1_767_225_600_000) }
+        var h = SHA256()
+        h.update(w.body.bytes)
+        return String(h.finalize().description.prefix(16))
+    }()
+    static let magic = Array("LDGEVTS\n".utf8)
+
+    /// Where the cache of the log in `logDirectory` lives.
+    static func path(_ logDirectory: String) -> String { logDirectory + "/projections/events.cache" }
+
+    /// Writes the cache of `log` up to its head through one checked pass. A record that is not a
+    /// valid event throws `ProjectionError` and leaves any older cache as it was. The events'
+    /// binary form is held in memory until all are read (about 45 bytes per event).
+    static func build(_ log: EventLog) throws {
+        let head = log.head
+        var writer = Writer(events: Int(head.position))
+        var written: UInt64 = 0
+        var decoder = EventCodec.LineDecoder()
+        try log.forEach { record in
+            guard record.position <= head.position else { return }
+            written += 1
+            guard record.position == written else {
+                throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
+            }
+            writer.append(try Replay.decode(record, using: &decoder), recorded: record.recorded)
+        }
+        guard written == head.position else {
+            throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
+        }
+        var file = try ChecksummedReplacement(path: path(log.directory))
+        var out = ProjectionWriter()
+        out.raw(magic)
+        out.count(codeVersion)
+        out.string(layoutDigest)
+        out.int64(Int64(bitPattern: head.position))
+        out.raw(head.hash.bytes)
+        out.count(Int(head.position))
+        try writer.write(into: &out, file: &file)
+        try file.commit(&out)
+    }
+
+    /// A reader of the cache of the log in `logDirectory`, if there is one of this code version
+    /// built at exactly `head`; nil otherwise (then it must be built again).
+    static func reader(_ logDirectory: String, head: LogHead) -> Reader? {
+        guard let source = try? DurableFile.Source(path: path(logDirectory)),
+              let reader = try? Reader(source: source), reader.head == head
+        else { return nil }
+        return reader
+    }
+}

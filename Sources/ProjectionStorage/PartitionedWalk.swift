@@ -1,0 +1,108 @@
+import Projections
+import Foundation
+import EventStore
+import Platform
+import SubscriptionDomain
+
+/// One walk per partition of the users, on the cores: each from the event cache when it is ready
+/// (a cache that fails to read is removed and that partition is read from the log instead), else
+/// from the log through `head`. What the time index and the analysts' model build on.
+enum PartitionedWalk {
+    /// The partitions' results in partition order; the first failure is thrown.
+    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int,
+                          cache: (_ partition: Int) throws -> Walk,
+                          log: (_ log: EventLog, _ partition: Int) throws -> Walk) throws -> [Walk] {
+        let results = Results<Walk>(count: partitions)
+        withoutActuallyEscaping(cache) { cache in
+            withoutActuallyEscaping(log) { log in
+                let work = UncheckedWork(cache: cache, log: log)
+                DispatchQueue.concurrentPerform(iterations: partitions) { p in
+                    do {
+                        if cached {
+                            do {
+                                results.set(p, .success(try work.cache(p)))
+                                return
+                            } catch {
+                                try? DurableFile.remove(path: EventCache.path(directory))
+                            }
+                        }
+                        let handle = try ProjectionStore.openForScans(directory, through: head.position)
+                        results.set(p, .success(try work.log(handle, p)))
+                    } catch {
+                        results.set(p, .failure(error))
+                    }
+                }
+            }
+        }
+        return try results.takeAll().map { try $0.get() }
+    }
+
+    /// One walk per partition made of one step per user: `start` makes a partition's walk, `add`
+    /// takes in a user (id order) with their events in effect order, from the cache or the log.
+    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int,
+                          start: () -> Walk, add: (inout Walk, _ user: String, _ events: [Event]) -> Void) throws -> [Walk] {
+        try run(directory: directory, head: head, cached: cached, partitions: partitions,
+                cache: { p in
+                    var walk = start()
+                    try users(inCache: directory, head: head, partition: p, of: partitions) { add(&walk, $0, $1) }
+                    return walk
+                },
+                log: { log, p in
+                    var walk = start()
+                    try users(in: log, partition: p, of: partitions) { add(&walk, $0, $1) }
+                    return walk
+                })
+    }
+
+    /// Every user of partition `p` of `count` in the event cache, in id order, with their events
+    /// in effect order (the cache's order).
+    static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int,
+                      _ body: (_ user: String, _ events: [Event]) -> Void) throws {
+        guard var cache = EventCache.reader(directory, head: head) else {
+            throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
+        }
+        var event = EventCache.Reader.blank
+        var events: [Event] = []
+        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
+            event.user = user
+            events.removeAll(keepingCapacity: true)
+            while try cache.nextEvent(into: &event) != nil { events.append(event) }
+            body(user, events)
+        }
+        try cache.finish()
+    }
+
+    /// The same without the event cache: the partition's events gathered by user from the log,
+    /// each user's put in effect order.
+    static func users(in log: EventLog, partition p: Int, of count: Int, _ body: (_ user: String, _ events: [Event]) -> Void) throws {
+        var streams: [String: [StoredEvent]] = [:]
+        try log.forEach { record in
+            guard Replay.partition(of: record.stream, count: count) == p else { return }
+            let event = try Replay.decode(record)
+            streams[event.user, default: []].append(StoredEvent(event: event, position: record.position, recorded: Timestamp(milliseconds: record.recorded)))
+        }
+        for user in streams.keys.sorted() {
+            body(user, UserTimeline(streams[user]!).entries.map(\.stored.event))
+        }
+    }
+
+    /// The two walks, handed to the partitions' threads (each partition reads only its own state).
+    private struct UncheckedWork<Walk>: @unchecked Sendable {
+        let cache: (Int) throws -> Walk
+        let log: (EventLog, Int) throws -> Walk
+    }
+
+    /// Each partition's result, set by its thread.
+    private final class Results<Walk>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result<Walk, any Error>?]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ r: Result<Walk, any Error>) { lock.withLock { results[i] = r } }
+        func takeAll() -> [Result<Walk, any Error>] {
+            lock.withLock {
+                defer { results = [] }
+                return results.map { $0! }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Projections
+import SubscriptionDomain
+
+// The reports from the index's sums: the same values a snapshot's `counts()`, `funnel()` and
+// `revenue()` compute from every fold as of an instant (LedgerSnapshot, FunnelReport.swift,
+// RevenueReport.swift), with sandbox events apart.
+
+extension TimeIndex {
+    /// Analytics counts as of `instant`; with `from` and `to`, only the events in `[from, to)`
+    /// (a replay with that window as of `instant`, which is `to` when it is given).
+    public func counts(at instant: Timestamp, from: Timestamp? = nil, to: Timestamp? = nil) throws -> [String: Int] {
+        var out: [String: Int] = [:]
+        for m in Metric.all { out[m.name] = 0 }
+        for (k, key) in keys.enumerated() where key.kind == .metric {
+            let end = try to.map { try value(k, at: min($0, instant), before: $0 <= instant) } ?? value(k, at: instant)
+            let start = try from.map { try value(k, at: $0, before: true) } ?? 0
+            // Counts only grow with the instant: an empty window (from at or after its end) counts nothing.
+            let n = end &- start
+            out[Metric.all[Int(key.number)].name] = from != nil && n < 0 ? 0 : Int(n)
+        }
+        return out
+    }
+
+    /// Counts per bucket of `buckets` (events in `[start, end)` of each).
+    public func countsSeries(_ buckets: SeriesBuckets) throws -> [[String: Int]] {
+        let metricKeys = keys.indices.filter { keys[$0].kind == .metric }
+        let atBounds = try buckets.bounds.map { b in try metricKeys.map { try value($0, at: b, before: true) } }
+        return (0..<buckets.count).map { i in
+            var out: [String: Int] = [:]
+            for m in Metric.all { out[m.name] = 0 }
+            for (j, k) in metricKeys.enumerated() {
+                out[Metric.all[Int(keys[k].number)].name] = Int(atBounds[i + 1][j] &- atBounds[i][j])
+            }
+            return out
+        }
+    }
+
+    /// The earliest event at or before `instant` (a series' default start), if any.
+    public func firstEvent(upTo instant: Timestamp) -> Timestamp? {
+        firstEvent.flatMap { $0 <= instant ? $0 : nil }
+    }
+
+    /// The funnel as of `instant` over the whole log.
+    public func funnel(at instant: Timestamp) throws -> FunnelReport {
+        let v = try values(at: instant)
+        var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
+        var contexts: [String: [Int]] = [:]
+        var days: [Int64: (Int, Int)] = [:]
+        for (k, key) in keys.enumerated() where v[k] != 0 {
+            let n = Int(v[k])
+            switch key.kind {
+            case .reached: reached[Int(key.number)] = n
+            case .context: contexts[key.name, default: [Int](repeating: 0, count: reached.count)][Int(key.number)] = n
+            case .cohortStarted: days[key.number, default: (0, 0)].0 = n
+            case .cohortConverted: days[key.number, default: (0, 0)].1 = n
+            default: continue
+            }
+        }
+        var cohorts: [String: (Int, Int)] = [:]
+        for (day, d) in days {
+            let week = LedgerSnapshot.weekStart(Timestamp(seconds: day * 86_400))
+            cohorts[week, default: (0, 0)].0 &+= d.0
+            cohorts[week, default: (0, 0)].1 &+= d.1
+        }
+        let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
+        return FunnelReport(
+            steps: FunnelReport.steps(reached),
+            byContext: contexts.mapValues { FunnelReport.steps($0) },
+            trialsStarted: cohortList.reduce(0) { $0 &+ $1.started },
+            trialsConverted: cohortList.reduce(0) { $0 &+ $1.converted },
+            cohorts: cohortList)
+    }
+
+    /// Revenue as of `instant` over the whole log; nil when a sum of money may have saturated in
+    /// a snapshot's order of summing (the caller folds as before).
+    public func revenue(at instant: Timestamp, profile: Profile) throws -> RevenueReport? {
+        guard moneyExact else { return nil }
+        let v = try values(at: instant)
+        var money: [TimeKey.Kind: [String: Money]] = [:]
+        var holders: [TimeKey.Kind: Set<String>] = [:]
+        var active = 0, trials = 0, churned = 0, started = 0, converted = 0
+        for (k, key) in keys.enumerated() where v[k] != 0 {
+            switch key.kind {
+            case .gross, .refunded, .adjustment, .mrr: money[key.kind, default: [:]][key.name] = Money(micros: v[k])
+            case .grossHolders, .refundedHolders, .adjustmentHolders, .mrrHolders: holders[key.kind, default: []].insert(key.name)
+            case .active: active = Int(v[k])
+            case .trial: trials = Int(v[k])
+            case .churned: churned = Int(v[k])
+            case .trialStarted: started = Int(v[k])
+            case .trialConverted: converted = Int(v[k])
+            case .metric, .reached, .context, .cohortStarted, .cohortConverted: continue
+            }
+        }
+        func sum(_ kind: TimeKey.Kind, _ c: String) -> Money { money[kind]?[c] ?? .zero }
+        let currencies = holders[.grossHolders, default: []].union(holders[.refundedHolders, default: []]).union(holders[.mrrHolders, default: []]).sorted()
+        let lines = currencies.map { c in
+            RevenueReport.line(currency: c, gross: sum(.gross, c), refunded: sum(.refunded, c), mrr: sum(.mrr, c),
+                               commissionPercent: profile.commissionPercent, adjustment: sum(.adjustment, c))
+        }
+        var adjustments: [String: Money] = [:]
+        for c in holders[.adjustmentHolders, default: []] { adjustments[c] = sum(.adjustment, c) }
+        return RevenueReport(
+            lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
+            churnRate: Rates.churn(churned: churned, active: active),
+            trialConversionRate: Rates.trialConversion(started: started, converted: converted),
+            trialsStarted: started, trialsConverted: converted, commissionPercent: profile.commissionPercent,
+            takehomeAdjustments: adjustments)
+    }
+}
