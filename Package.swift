@@ -44,10 +44,10 @@ let package = Package(
         // report summary), their formats, builds and updates, and the rules fingerprint.
         .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections", "MemoryPrefetch"]),
         // Lines in, records out: import and follow, batching, the stores' payloads, rejected lines.
-        .target(name: "Ingest", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "StoreAdapters", "Projections", "ProjectionStorage"]),
+        .target(name: "Ingest", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "StoreAdapters", "Projections"]),
         .target(name: "PostgresSink", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections", "ProjectionStorage"]),
         .target(name: "Reports", dependencies: ["Projections", "SubscriptionDomain"]),
-        .target(name: "LogProofs", dependencies: ["Platform", "EventStore", "Projections", "SubscriptionDomain", "Transparency", "Cryptography", "ProjectionStorage"]),
+        .target(name: "LogProofs", dependencies: ["Platform", "EventStore", "Projections", "SubscriptionDomain", "Transparency", "Cryptography"]),
         .target(name: "LedgerTables", dependencies: ["EventStore", "SubscriptionDomain", "Parquet"]),
         .executableTarget(name: "replay-tool", dependencies: ["Platform", "StoreAdapters", "Ingest", "EventStore", "SubscriptionDomain", "Projections", "ProjectionStorage", "Reports", "PostgresSink",
                                                               "Cryptography", "StoreSignature", "Transparency", "Parquet", "CSVTable", "HTTPServer",
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain", "StoreAdapters", "StoreFixtures"]),
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"]),
-        .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "StoreAdapters"]),
+        .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "StoreAdapters"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
         .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),
