@@ -74,7 +74,10 @@ let package = Package(
         .target(name: "StoreFixtures", dependencies: ["StoreAdapters", "SubscriptionDomain"], path: "Tests/Fixtures/StoreFixtures"),
         .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain", "StoreAdapters", "StoreFixtures"]),
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"]),
+        // A log filled from canonical lines, folded by the storage's replay.
+        .target(name: "LedgerFixture", dependencies: ["TestKit", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"], path: "Tests/Fixtures/LedgerFixture"),
+        .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"]),
+        .testTarget(name: "ProjectionStorageTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"]),
         .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "StoreAdapters"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),

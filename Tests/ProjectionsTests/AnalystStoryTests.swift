@@ -1,4 +1,5 @@
 import Testing
+import LedgerFixture
 import SubscriptionDomain
 @testable import Projections
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LedgerFixture
 import EventStore
 import SubscriptionDomain
 @testable import Projections

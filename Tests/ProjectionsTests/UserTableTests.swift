@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LedgerFixture
 import TestKit
 import EventStore
 import SubscriptionDomain

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LedgerFixture
 import EventStore
 import SubscriptionDomain
 @testable import Projections
@@ -24,7 +25,7 @@ import Ingest
     static func logs() throws -> [(TestLog, Profile)] {
         var out: [(TestLog, Profile)] = []
         for (name, profile) in [("handz", Profile.handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)] {
-            let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
+            let text = String(decoding: FileManager.default.contents(atPath: repositoryRoot + "/events/" + name + ".jsonl")!, as: UTF8.self)
             out.append((try TestLog(text.split(separator: "\n").map(String.init) + [everyField] + paused, profile: profile.lenientDoor), profile))
         }
         out.append((try TestLog(PopulationGenerator(profile: .handz, users: 300, seed: 7).events().map { EventCodec.encode($0) }, batch: 100), .handz))

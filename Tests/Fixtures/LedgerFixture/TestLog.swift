@@ -1,16 +1,16 @@
 import TestKit
 import EventStore
 import SubscriptionDomain
-@testable import Projections
-@testable import ProjectionStorage
+import Projections
+import ProjectionStorage
 import Ingest
 
-/// A log in a fresh folder, filled from canonical lines.
-final class TestLog {
+/// A log in a fresh folder, filled from canonical lines (for the tests of Projections and ProjectionStorage).
+public final class TestLog {
     private let scratch = Scratch()
     /// The log's folder.
-    var path: String { scratch.log }
-    init(_ lines: [String], batch: Int = 3, profile: Profile = .handz) throws {
+    public var path: String { scratch.log }
+    public init(_ lines: [String], batch: Int = 3, profile: Profile = .handz) throws {
         let log = try EventLog(directory: path)
         var summary = EventImporter.Summary()
         var importer = EventImporter(log: log)
@@ -20,7 +20,7 @@ final class TestLog {
         precondition(summary.rejected == 0, "\(summary.rejected) line(s) rejected")
     }
 
-    func replay(at: String, profile: Profile = .handz, partitions: Int = 1, from: String? = nil, to: String? = nil) throws -> LedgerSnapshot {
+    public func replay(at: String, profile: Profile = .handz, partitions: Int = 1, from: String? = nil, to: String? = nil) throws -> LedgerSnapshot {
         var o = ReplayOptions(profile: profile, asOf: Timestamp.parse(at)!)
         o.partitions = partitions
         o.from = from.flatMap { Timestamp.parse($0) }

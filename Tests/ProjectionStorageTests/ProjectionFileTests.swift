@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LedgerFixture
 import EventStore
 import SubscriptionDomain
 @testable import Projections
@@ -15,7 +16,7 @@ import Platform
         var out: [(Profile, [UserFold])] = []
         let samples: [(String, Profile)] = [("handz", .handz), ("mirrormate", .mirrormate), ("tomo", .tomo), ("howru", .howru), ("sportstime", .sportstime)]
         for (name, profile) in samples {
-            let text = String(decoding: FileManager.default.contents(atPath: StoreStories.root + "/events/" + name + ".jsonl")!, as: UTF8.self)
+            let text = String(decoding: FileManager.default.contents(atPath: repositoryRoot + "/events/" + name + ".jsonl")!, as: UTF8.self)
             let log = try TestLog(text.split(separator: "\n").map(String.init), profile: profile)
             out.append((profile, Array(try log.replay(at: "2026-02-06T12:00:00Z", profile: profile).users.folds)))
         }
