@@ -5,6 +5,7 @@ import Darwin
 #endif
 import EventStore
 import SubscriptionDomain
+import EventCodec
 import StoreAdapters
 import Projections
 

@@ -1,6 +1,7 @@
 import EventStore
 import Parquet
 import SubscriptionDomain
+import EventCodec
 
 /// The `events` table's rows: one per log record, from the record's frame (position, version,
 /// recorded) and its event as the ledger decodes it; `data` is the event's data object as the

@@ -6,6 +6,7 @@ import Darwin
 import EventStore
 import Parquet
 import SubscriptionDomain
+import EventCodec
 
 /// Reads one log's tables row by row, with memory bounded whatever the log's size: `events`
 /// streams the records; `subscriptions` and `users` fold the users in buckets (by FNV-1a of the

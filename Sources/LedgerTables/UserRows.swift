@@ -1,5 +1,6 @@
 import Parquet
 import SubscriptionDomain
+import EventCodec
 
 /// The `users` table's row: a user's `PlanView` as of the instant, the fields `state --format
 /// json` prints, named in snake case; `entitlements` is a JSON array and `limits` a JSON object

@@ -1,6 +1,7 @@
 import EventStore
 import Projections
 import SubscriptionDomain
+import EventCodec
 
 /// The bytes of a record's line in `export` (without its newline): the leaf data of the log's
 /// Merkle tree. `export` prints these very bytes, so anyone holding an export recomputes the tree.

@@ -1,6 +1,7 @@
 import Projections
 import EventStore
 import SubscriptionDomain
+import EventCodec
 import Platform
 
 /// The log's events in a binary form, kept next to the projections so that a full rebuild (a new

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import EventCodec
 
 extension Replay {
     /// The secondary key under which the records filed for app user id `id` under another id are

@@ -1,5 +1,6 @@
 import EventStore
 import SubscriptionDomain
+import EventCodec
 
 extension Replay {
     /// The secondary keys of the ledger's records: the user a `transfer` names (`data.to`), so

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import EventStore
 import SubscriptionDomain
+import EventCodec
 
 extension Replay {
     /// A transferred subscription becomes the recipient's, after the recipient's own events, unless

@@ -1,6 +1,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import EventCodec
 import Platform
 
 /// Full rebuild of every read model from the log: one pass per partition (users split by a hash

@@ -1,5 +1,6 @@
 import Foundation
 import SubscriptionDomain
+import EventCodec
 
 /// A JSON value with ordered keys, written compactly on one line.
 public indirect enum JSON: Sendable {

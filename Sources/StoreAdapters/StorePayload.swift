@@ -1,4 +1,5 @@
 import SubscriptionDomain
+import EventCodec
 import Foundation
 
 /// Where an imported line comes from: our canonical events, or a store's own payloads.

@@ -98,8 +98,7 @@ public enum EventField: String, Sendable, CaseIterable {
 
     /// The fields, built once; a field's index here is its bit in field masks (`FieldTable`,
     /// the decoder's duplicate check).
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
+    package static let cases = Array(allCases)
     /// The field's bit in a field mask (its position in `allCases`; looked up, so callers keep it).
     public var bit: UInt32 { UInt32(1) << UInt32(Self.cases.firstIndex(of: self)!) }
 }
@@ -112,28 +111,3 @@ public enum StoreEnvironment: String, Sendable, Hashable, Codable, CaseIterable 
 public enum ChangeTiming: String, Sendable, Hashable, Codable, CaseIterable { case immediate, nextRenewal = "next_renewal" }
 /// Who reported an event.
 public enum EventSource: String, Sendable, Hashable, Codable, CaseIterable { case store, client, server }
-
-/// An enum stored as one of its frozen string tags, matched on raw bytes by the decoder
-/// (`EventType` and these value enums).
-protocol FrozenTag: RawRepresentable<String>, CaseIterable {
-    /// The cases' tags, in the order of `cases`.
-    static var tags: TagTable { get }
-    /// The cases, built once (`allCases` builds a new array on every call).
-    static var cases: [Self] { get }
-}
-extension Offer: FrozenTag {
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
-}
-extension StoreEnvironment: FrozenTag {
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
-}
-extension ChangeTiming: FrozenTag {
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
-}
-extension EventSource: FrozenTag {
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
-}

@@ -42,7 +42,6 @@ public enum EventType: String, Sendable, CaseIterable, Hashable {
     }
 }
 
-extension EventType: FrozenTag {
-    static let cases = Array(allCases)
-    static let tags = TagTable(cases.map(\.rawValue))
+extension EventType {
+    package static let cases = Array(allCases)
 }

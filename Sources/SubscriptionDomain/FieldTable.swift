@@ -24,7 +24,7 @@ public struct FieldTable: Sendable {
     public var all: [EventField] { EventField.cases.filter { mask & $0.bit != 0 } }
 
     /// The first required field (in the catalog's order) not in `present`, if any.
-    func firstMissing(_ present: UInt32) -> EventField? {
+    package func firstMissing(_ present: UInt32) -> EventField? {
         guard present & requiredMask != requiredMask else { return nil }
         return required.first { present & $0.bit == 0 }
     }
@@ -63,7 +63,7 @@ extension EventType {
     }
 
     /// Each type's `fields.mask`, by its place in `cases` (what the decoder's tag lookup gives).
-    static let fieldMasks: [UInt32] = cases.map { $0.fields.mask }
+    package static let fieldMasks: [UInt32] = cases.map { $0.fields.mask }
 
     /// The first required field missing from `d`, if any (CONTRACT.md §2's required fields).
     public func firstMissingField(in d: EventFields) -> EventField? {

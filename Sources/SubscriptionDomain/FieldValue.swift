@@ -18,18 +18,4 @@ public enum FieldValue: Sendable, Equatable {
     var offer: Offer? { if case .offer(let v) = self { v } else { nil } }
     var environment: StoreEnvironment? { if case .environment(let v) = self { v } else { nil } }
     var timing: ChangeTiming? { if case .timing(let v) = self { v } else { nil } }
-
-    /// Appends the value as canonical JSON (money and codes as strings, times in RFC 3339).
-    public func appendJSON(to out: inout [UInt8]) {
-        switch self {
-        case .string(let v): EventCodec.appendString(v, to: &out)
-        case .time(let t): out.append(0x22); t.appendRFC3339(to: &out); out.append(0x22)
-        case .money(let m): out.append(0x22); m.appendDecimal(to: &out); out.append(0x22)
-        case .int(let q): Money.appendInteger(q, to: &out)
-        case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
-        case .offer(let v): EventCodec.appendString(v.rawValue, to: &out)
-        case .environment(let v): EventCodec.appendString(v.rawValue, to: &out)
-        case .timing(let v): EventCodec.appendString(v.rawValue, to: &out)
-        }
-    }
 }

@@ -52,7 +52,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
 
     /// Whether `s` is written as an amount `parse` reads (`-`, digits, `.` and up to 6 decimals),
     /// whether or not it fits: tells "out of range" from "not an amount" in error messages.
-    static func isDecimal(_ s: String) -> Bool {
+    package static func isDecimal(_ s: String) -> Bool {
         let parts = (s.hasPrefix("-") ? s.dropFirst() : Substring(s)).split(separator: ".", omittingEmptySubsequences: false)
         return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
             && (parts.count == 1 || parts[1].count <= 6)
@@ -101,7 +101,7 @@ public struct Money: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 
     /// Appends `String(v)`'s bytes to `out`.
-    static func appendInteger(_ v: Int, to out: inout [UInt8]) {
+    package static func appendInteger(_ v: Int, to out: inout [UInt8]) {
         if v < 0 { out.append(0x2D) }
         appendDigits(UInt64(v.magnitude), width: 1, to: &out)
     }

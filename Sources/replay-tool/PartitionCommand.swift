@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import EventCodec
 import Platform
 import Ingest
 import Reports

@@ -3,6 +3,7 @@ import Testing
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import EventCodec
 @_spi(Testing) @testable import Projections
 @_spi(Testing) @testable import ProjectionStorage
 import Platform

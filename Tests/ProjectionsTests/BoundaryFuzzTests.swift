@@ -4,6 +4,7 @@ import LedgerFixture
 import TestKit
 import EventStore
 import SubscriptionDomain
+import EventCodec
 @testable import Projections
 @testable import ProjectionStorage
 import StoreAdapters

@@ -3,6 +3,7 @@ import Testing
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import EventCodec
 @testable import Projections
 
 /// Issue 18: reports of partition logs (disjoint users) merge into the single log's reports, as

@@ -3,6 +3,7 @@ import Testing
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import EventCodec
 @testable import Projections
 
 /// `state` and `history` for one user read the user's stream and the transfers to them, and must

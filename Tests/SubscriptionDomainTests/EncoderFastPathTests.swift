@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriptionDomain
+@testable import EventCodec
 
 /// The encoder writes strings, money and integers without building Strings (for bulk
 /// import): each fast path writes exactly the bytes of the plain form it replaced.

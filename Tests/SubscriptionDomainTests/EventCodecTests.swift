@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriptionDomain
+@testable import EventCodec
 
 @Suite struct EventCodecCorpus {
     static let valid: [String] = [

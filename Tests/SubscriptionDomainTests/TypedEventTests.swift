@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriptionDomain
+@testable import EventCodec
 
 /// The typed event model: each type holds exactly the fields of its table, and catalog fields
 /// off their type are kept and written back byte for byte where the encoder always wrote them.

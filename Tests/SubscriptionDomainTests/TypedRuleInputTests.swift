@@ -1,5 +1,6 @@
 import Testing
 @testable import SubscriptionDomain
+@testable import EventCodec
 
 /// The rules read typed inputs only: the store fields the contract does not list are read once
 /// into their payload (and written back as they came), sandbox transitions say which rule their

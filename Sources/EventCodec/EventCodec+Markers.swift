@@ -1,3 +1,4 @@
+import SubscriptionDomain
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// Fast lookup of a frozen tag (event type, field name, enum value) from raw bytes: the tags that
 /// start with the same byte are chained, and a candidate is confirmed with one `memcmp`. Built once
 /// per tag set into memory that is never freed or changed (the tables are static constants), so

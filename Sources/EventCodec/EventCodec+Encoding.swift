@@ -1,3 +1,4 @@
+import SubscriptionDomain
 extension EventCodec {
     /// The canonical JSON line (no trailing newline); with `metadata`, export's extra fields.
     public static func encode(_ e: Event, metadata: Metadata? = nil) -> String {

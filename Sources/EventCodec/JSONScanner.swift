@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// A small, strict JSON scanner over UTF-8 bytes, for the replay hot path (no Foundation).
 struct JSONScanner {
     let bytes: UnsafeRawBufferPointer

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// The canonical JSON line codec (CONTRACT.md §1): a hand-written decoder fast enough for replay,
 /// and an encoder that writes fields in a fixed order with unknown `data` fields kept verbatim.
 public enum EventCodec {

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 extension EventCodec {
     /// Decodes lines one after another, reusing one set of `data` slots (`EventFields`): a line's
     /// type takes its fields out of them and the rest go to the event's `extra`, so they are empty
