@@ -1,132 +1,122 @@
 import Projections
 import SubscriptionDomain
 
-// The binary form of a user's fold in the kept projection (ProjectionStore). Writer and reader sit
-// side by side and take the fields in the same order. A change of either is a change of the stored
-// format; the rules fingerprint hashes the corpus folds' stored bytes, so it changes with it and
-// projections stored in the old form are not read (ProjectionStore.codeVersion is for the file).
+// The binary form of a user's fold in the kept projection (ProjectionStore), written once as a walk
+// over its fields (`FieldCoder`): `ProjectionWriter` writes them, `ProjectionReader` reads them in
+// the same order. A change of the walk is a change of the stored format; the rules fingerprint
+// hashes the corpus folds' stored bytes, so it changes with it and projections stored in the old
+// form are not read (ProjectionStore.codeVersion is for the file).
+
+extension UserFold {
+    /// The fold's stored fields, in their order.
+    static func code<C: FieldCoder>(_ f: inout UserFold, _ c: inout C) throws(C.Failure) {
+        try SubscriberState.code(&f.state, &c)
+        for m in Metric.all {
+            var n = f.counts[m]
+            try c.code(count: &n)
+            f.counts[m] = n
+        }
+        try c.code(&f.funnel.reached)
+        try c.code(&f.funnel.byContext, blank: FunnelProgress.ContextProgress(context: "", reached: 0)) { (c, p) throws(C.Failure) in
+            try c.code(shared: &p.context); try c.code(&p.reached)
+        }
+        try c.code(&f.funnel.current, blank: 0) { (c, n) throws(C.Failure) in try c.code(&n) }
+        try c.code(&f.notifications, blank: NotificationEntry(kind: .trialEnding, fireAt: Timestamp(nanoseconds: 0), key: "", inAppOnly: false)) {
+            (c, n) throws(C.Failure) in
+            try c.code(tag: &n.kind); try c.code(&n.fireAt); try c.code(&n.key); try c.code(&n.inAppOnly); try c.code(&n.cancelled)
+        }
+        try code(&f.books.gross, &c)
+        try code(&f.books.refunded, &c)
+        try c.code(&f.books.charges, blank: UserBooks.Charge(transaction: "", price: .zero, currency: "", takehome: nil)) { (c, x) throws(C.Failure) in
+            try c.code(&x.transaction); try c.code(&x.price); try c.code(shared: &x.currency)
+            try c.code(&x.takehome, blank: 0) { (c, t) throws(C.Failure) in try c.code(&t) }
+        }
+        try code(&f.books.takehomeAdjustment, &c)
+        try c.code(&f.trialStartedAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&f.trialConverted)
+        try c.code(&f.outOfOrder)
+        try c.code(&f.transferOut, blank: Transfer(to: "", time: Timestamp(nanoseconds: 0), subscription: .blank)) { (c, t) throws(C.Failure) in
+            try c.code(&t.to); try c.code(&t.time); try Subscription.code(&t.subscription, &c)
+        }
+    }
+
+    /// Amounts per currency.
+    private static func code<C: FieldCoder>(_ amounts: inout [UserBooks.Amount], _ c: inout C) throws(C.Failure) {
+        try c.code(&amounts, blank: UserBooks.Amount(currency: "", money: .zero)) { (c, a) throws(C.Failure) in
+            try c.code(shared: &a.currency); try c.code(&a.money)
+        }
+    }
+}
+
+extension SubscriberState {
+    /// The state's stored fields, in their order.
+    static func code<C: FieldCoder>(_ s: inout SubscriberState, _ c: inout C) throws(C.Failure) {
+        try c.code(&s.user)
+        try c.code(&s.hasAccount)
+        try c.code(&s.everPurchased)
+        try c.code(&s.subscription, blank: .blank) { (c, sub) throws(C.Failure) in try Subscription.code(&sub, &c) }
+        try c.code(&s.sandbox, blank: .blank) { (c, sub) throws(C.Failure) in try Subscription.code(&sub, &c) }
+        try c.code(&s.sandboxTransactions, blank: "") { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.trialUsedGroups, blank: "") { (c, t) throws(C.Failure) in try c.code(shared: &t) }
+        try c.code(&s.seenTransactions, blank: "") { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.disabledCategories, blank: "") { (c, t) throws(C.Failure) in try c.code(shared: &t) }
+        try c.code(&s.credits)
+        // By key, so that the same state is always the same bytes.
+        var consumables = s.consumables.sorted { $0.key < $1.key }.map { Consumable(product: $0.key, count: $0.value) }
+        try c.code(&consumables, blank: Consumable(product: "", count: 0)) { (c, x) throws(C.Failure) in
+            try c.code(&x.product); try c.code(&x.count)
+        }
+        s.consumables = Dictionary(consumables.lazy.map { ($0.product, $0.count) }, uniquingKeysWith: { _, last in last })
+        try c.code(tag: &s.rule)
+        try c.code(&s.lastEventTime, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+    }
+
+    private struct Consumable { var product: String; var count: Int }
+}
+
+extension Subscription {
+    /// What a stored subscription is read into before its fields are.
+    static let blank = Subscription(product: "", group: "", originalTransaction: "", transaction: "",
+                                    startedAt: Timestamp(nanoseconds: 0), expires: Timestamp(nanoseconds: 0), isTrial: false, environment: .production)
+
+    /// The subscription's stored fields, in their order.
+    static func code<C: FieldCoder>(_ s: inout Subscription, _ c: inout C) throws(C.Failure) {
+        try c.code(shared: &s.product)
+        try c.code(shared: &s.group)
+        try c.code(&s.originalTransaction)
+        try c.code(&s.transaction)
+        try c.code(&s.startedAt)
+        try c.code(&s.expires)
+        try c.code(&s.autoRenew)
+        try c.code(&s.isTrial)
+        try c.code(&s.endedAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.endedBy, blank: Rule.purchaseStartsPro) { (c, r) throws(C.Failure) in try c.code(tag: &r) }
+        try c.code(&s.refundedTransaction, blank: "") { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.billingIssueAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.graceEndsAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.pendingProduct, blank: "") { (c, p) throws(C.Failure) in try c.code(shared: &p) }
+        try c.code(tag: &s.environment)
+        try c.code(&s.price, blank: .zero) { (c, m) throws(C.Failure) in try c.code(&m) }
+        try c.code(&s.currency, blank: "") { (c, x) throws(C.Failure) in try c.code(shared: &x) }
+        try c.code(&s.pausedAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.resumesAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.familyShared)
+        try c.code(&s.autoRenewOffAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+    }
+}
 
 extension ProjectionWriter {
     mutating func fold(_ f: UserFold) {
-        state(f.state)
-        for m in Metric.all { varint(UInt64(f.counts[m])) }
-        byte(f.funnel.reached)
-        array(f.funnel.byContext) { w, c in w.string(c.context); w.byte(c.reached) }
-        optional(f.funnel.current) { w, c in w.int(c) }
-        array(f.notifications) { w, n in
-            w.string(n.kind.rawValue); w.time(n.fireAt); w.string(n.key); w.bool(n.inAppOnly); w.bool(n.cancelled)
-        }
-        for amounts in [f.books.gross, f.books.refunded] { array(amounts) { w, a in w.string(a.currency); w.money(a.money) } }
-        array(f.books.charges) { w, c in w.string(c.transaction); w.money(c.price); w.string(c.currency); w.optional(c.takehome) { w, t in w.int64(t) } }
-        array(f.books.takehomeAdjustment) { w, a in w.string(a.currency); w.money(a.money) }
-        optional(f.trialStartedAt) { w, t in w.time(t) }
-        bool(f.trialConverted)
-        bool(f.outOfOrder)
-        optional(f.transferOut) { w, t in w.string(t.to); w.time(t.time); w.subscription(t.subscription) }
-    }
-
-    mutating func state(_ s: SubscriberState) {
-        string(s.user)
-        bool(s.hasAccount)
-        bool(s.everPurchased)
-        optional(s.subscription) { w, sub in w.subscription(sub) }
-        optional(s.sandbox) { w, sub in w.subscription(sub) }
-        for strings in [s.sandboxTransactions, s.trialUsedGroups, s.seenTransactions, s.disabledCategories] {
-            array(strings) { w, t in w.string(t) }
-        }
-        int(s.credits)
-        array(s.consumables.sorted { $0.key < $1.key }) { w, c in w.string(c.key); w.int(c.value) }
-        string(s.rule.rawValue)
-        optional(s.lastEventTime) { w, t in w.time(t) }
-    }
-
-    mutating func subscription(_ s: Subscription) {
-        for text in [s.product, s.group, s.originalTransaction, s.transaction] { string(text) }
-        time(s.startedAt)
-        time(s.expires)
-        bool(s.autoRenew)
-        bool(s.isTrial)
-        optional(s.endedAt) { w, t in w.time(t) }
-        optional(s.endedBy) { w, r in w.string(r.rawValue) }
-        optional(s.refundedTransaction) { w, t in w.string(t) }
-        optional(s.billingIssueAt) { w, t in w.time(t) }
-        optional(s.graceEndsAt) { w, t in w.time(t) }
-        optional(s.pendingProduct) { w, p in w.string(p) }
-        string(s.environment.rawValue)
-        optional(s.price) { w, m in w.money(m) }
-        optional(s.currency) { w, c in w.string(c) }
-        optional(s.pausedAt) { w, t in w.time(t) }
-        optional(s.resumesAt) { w, t in w.time(t) }
-        bool(s.familyShared)
-        optional(s.autoRenewOffAt) { w, t in w.time(t) }
+        var f = f
+        // The writer's `Failure` has no value: there is nothing this could catch.
+        do { try UserFold.code(&f, &self) } catch _ {}
     }
 }
 
 extension ProjectionReader {
     mutating func fold() throws -> UserFold {
         var f = UserFold(user: "")
-        f.state = try state()
-        for m in Metric.all {
-            let n = try varint()
-            guard n <= UInt64(UInt32.max) else { throw unreadable("count \(n) is not plausible") }
-            f.counts[m] = UInt32(n)
-        }
-        f.funnel.reached = try byte()
-        f.funnel.byContext = try array { r in FunnelProgress.ContextProgress(context: try r.sharedString(), reached: try r.byte()) }
-        f.funnel.current = try optional { r in try r.int() }
-        f.notifications = try array { r in
-            NotificationEntry(kind: try r.tag(ScheduledNotification.Kind.self), fireAt: try r.time(), key: try r.string(),
-                              inAppOnly: try r.bool(), cancelled: try r.bool())
-        }
-        f.books.gross = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
-        f.books.refunded = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
-        f.books.charges = try array { r in
-            UserBooks.Charge(transaction: try r.string(), price: try r.money(), currency: try r.sharedString(), takehome: try r.optional { r in try r.int64() })
-        }
-        f.books.takehomeAdjustment = try array { r in UserBooks.Amount(currency: try r.sharedString(), money: try r.money()) }
-        f.trialStartedAt = try optional { r in try r.time() }
-        f.trialConverted = try bool()
-        f.outOfOrder = try bool()
-        f.transferOut = try optional { r in UserFold.Transfer(to: try r.string(), time: try r.time(), subscription: try r.subscription()) }
+        try UserFold.code(&f, &self)
         return f
-    }
-
-    mutating func state() throws -> SubscriberState {
-        var s = SubscriberState(user: try string())
-        s.hasAccount = try bool()
-        s.everPurchased = try bool()
-        s.subscription = try optional { r in try r.subscription() }
-        s.sandbox = try optional { r in try r.subscription() }
-        s.sandboxTransactions = try array { r in try r.string() }
-        s.trialUsedGroups = try array { r in try r.sharedString() }
-        s.seenTransactions = try array { r in try r.string() }
-        s.disabledCategories = try array { r in try r.sharedString() }
-        s.credits = try int()
-        let consumables = try array { r in (try r.string(), try r.int()) }
-        s.consumables = Dictionary(consumables, uniquingKeysWith: { _, last in last })
-        s.rule = try tag(Rule.self)
-        s.lastEventTime = try optional { r in try r.time() }
-        return s
-    }
-
-    mutating func subscription() throws -> Subscription {
-        var s = Subscription(product: try sharedString(), group: try sharedString(), originalTransaction: try string(), transaction: try string(),
-                             startedAt: try time(), expires: try time(), isTrial: false, environment: .production)
-        s.autoRenew = try bool()
-        s.isTrial = try bool()
-        s.endedAt = try optional { r in try r.time() }
-        s.endedBy = try optional { r in try r.tag(Rule.self) }
-        s.refundedTransaction = try optional { r in try r.string() }
-        s.billingIssueAt = try optional { r in try r.time() }
-        s.graceEndsAt = try optional { r in try r.time() }
-        s.pendingProduct = try optional { r in try r.sharedString() }
-        s.environment = try tag(StoreEnvironment.self)
-        s.price = try optional { r in try r.money() }
-        s.currency = try optional { r in try r.sharedString() }
-        s.pausedAt = try optional { r in try r.time() }
-        s.resumesAt = try optional { r in try r.time() }
-        s.familyShared = try bool()
-        s.autoRenewOffAt = try optional { r in try r.time() }
-        return s
     }
 }
