@@ -37,6 +37,8 @@ extension Replay {
         let named = payload.withUnsafeBytes { p in
             transferMarker.withUnsafeBytes { EventCodec.line(p, holds: $0) } || AppUserAlias.marker.withUnsafeBytes { EventCodec.line(p, holds: $0) }
         }
+        // Payloads come from the import door, which decoded them; one that is not an event changes
+        // no other user's answer (a read of its own user fails naming it).
         guard named, let event = try? EventCodec.decode(payload) else { return users }
         if case .transfer(let t) = event.data { users.append(t.to) }
         if let alias = AppUserAlias.appUserID(of: event) { users.append(alias) }

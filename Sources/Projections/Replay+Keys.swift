@@ -17,6 +17,8 @@ extension Replay {
         let transfer = transferMarker.withUnsafeBytes { EventCodec.line(payload, holds: $0) }
         let transaction = transactionMarkers.contains { marker in marker.withUnsafeBytes { EventCodec.line(payload, holds: $0) } }
         let alias = AppUserAlias.marker.withUnsafeBytes { EventCodec.line(payload, holds: $0) }
+        // A payload that is not an event has no keys here; every fold that reads it fails naming
+        // its position (`Replay.decode`), so no answer is made without it.
         guard transfer || transaction || alias, let event = try? EventCodec.decode(payload) else { return [] }
         var keys: [String] = []
         if case .transfer(let t) = event.data { keys.append(t.to) }
