@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["Platform"]),
         .target(name: "EventStore", dependencies: ["Platform", "Cryptography", "HardwareCRC32C"]),
         .target(name: "SubscriptionDomain"),
+        // Synthetic populations of an app's users (demos, benchmarks, the rules corpus): seeded.
+        .target(name: "Population", dependencies: ["SubscriptionDomain"]),
         // The event line's JSON: the canonical encoder, the decoder and its scanner, read from the field table.
         .target(name: "EventCodec", dependencies: ["SubscriptionDomain"]),
         // The stores' payloads (App Store Server Notifications, RevenueCat webhooks) mapped to events.
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "MemoryPrefetch"]),
         // The kept files derived from the log (event cache, projection, time index, analysts' model,
         // report summary), their formats, builds and updates, and the rules fingerprint.
-        .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "MemoryPrefetch"]),
+        .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "MemoryPrefetch", "Population"]),
         // Lines in, records out: import and follow, batching, the stores' payloads, rejected lines.
         .target(name: "Ingest", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Projections"]),
         .target(name: "PostgresSink", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections", "ProjectionStorage"]),
@@ -54,8 +56,8 @@ let package = Package(
         .target(name: "LedgerTables", dependencies: ["EventStore", "SubscriptionDomain", "EventCodec", "Parquet"]),
         .executableTarget(name: "replay-tool", dependencies: ["Platform", "StoreAdapters", "Ingest", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "ProjectionStorage", "Reports", "PostgresSink",
                                                               "Cryptography", "StoreSignature", "Transparency", "Parquet", "CSVTable", "HTTPServer",
-                                                              "LogProofs", "LedgerTables"]),
-        .executableTarget(name: "ledger-bench", dependencies: ["Ingest", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "ProjectionStorage"], path: "Benchmarks/ledger-bench"),
+                                                              "LogProofs", "LedgerTables", "Population"]),
+        .executableTarget(name: "ledger-bench", dependencies: ["Ingest", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "ProjectionStorage", "Population"], path: "Benchmarks/ledger-bench"),
         .executableTarget(name: "p256-bench", dependencies: ["Cryptography", "StoreSignature"], path: "Benchmarks/p256-bench"),
         .executableTarget(name: "transparency-bench", dependencies: ["Cryptography", "Transparency"], path: "Benchmarks/transparency-bench"),
         .executableTarget(name: "parquet-bench", dependencies: ["Parquet", "CSVTable"], path: "Benchmarks/parquet-bench"),
@@ -75,13 +77,13 @@ let package = Package(
         .testTarget(name: "EventStoreTests", dependencies: ["TestKit", "EventStore", "Cryptography"]),
         // Store payloads written from Apple's and RevenueCat's public field lists.
         .target(name: "StoreFixtures", dependencies: ["StoreAdapters", "SubscriptionDomain"], path: "Tests/Fixtures/StoreFixtures"),
-        .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain", "EventCodec", "StoreAdapters", "StoreFixtures"]),
+        .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain", "EventCodec", "StoreAdapters", "StoreFixtures", "Population", "TestKit"]),
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
         // A log filled from canonical lines, folded by the storage's replay.
         .target(name: "LedgerFixture", dependencies: ["TestKit", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"], path: "Tests/Fixtures/LedgerFixture"),
-        .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec"]),
-        .testTarget(name: "ProjectionStorageTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec"]),
-        .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec", "Population"]),
+        .testTarget(name: "ProjectionStorageTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec", "Population"]),
+        .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Population"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
         .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),

@@ -2,6 +2,7 @@
 import Foundation
 import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 import Projections
 import ProjectionStorage

@@ -1,5 +1,6 @@
 import Projections
 import SubscriptionDomain
+import Population
 
 /// A fixed, built-in set of events that reaches every event type and the rules' branches (trial,
 /// conversion, billing grace and recovery, unverified grace, refunds of the current and of an

@@ -162,7 +162,7 @@ package struct SeriesWalker {
         for n in 1...LedgerSeries.retentionPeriods {
             // Checked once the store's renewal for that period had its time to arrive (the
             // unverified grace): a user still waiting for it is not counted as kept.
-            let at = PopulationGenerator.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace
+            let at = Timestamp.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace
             guard at <= options.asOf else { break }
             retention.append((at, n))
         }

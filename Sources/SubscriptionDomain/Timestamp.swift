@@ -163,3 +163,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         out.append(90)
     }
 }
+
+extension Timestamp {
+    /// The same day-of-month and time `months` later (clamped to the month's last day); saturating
+    /// at the bounds of Timestamp.
+    public static func addMonths(_ months: Int, to t: Timestamp) -> Timestamp {
+        let secs = t.nanoseconds / 1_000_000_000
+        let dayCount = Int(secs / 86_400)
+        let rem = t.nanoseconds - Int64(dayCount) * 86_400_000_000_000
+        let (y, m, d) = Timestamp.civil(days: dayCount)
+        let total = (y * 12 + (m - 1)).addingSaturated(months)
+        let ny = total / 12, nm = total % 12 + 1
+        guard total >= 0, ny <= 9999 else { return Timestamp(nanoseconds: months < 0 ? .min : .max) }
+        let nd = min(d, Timestamp.daysIn(month: nm, year: ny))
+        return Timestamp(nanoseconds: Int64(Timestamp.days(year: ny, month: nm, day: nd)).multipliedSaturated(by: 86_400_000_000_000).addingSaturated(rem))
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import EventStore
 import Projections
 import SubscriptionDomain
+import Population
 import EventCodec
 import Platform
 import Reports

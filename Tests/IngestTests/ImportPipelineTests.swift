@@ -3,6 +3,7 @@ import Testing
 import TestKit
 @_spi(Testing) @testable import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 @testable import Projections
 import Ingest

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 @testable import Projections
 @testable import ProjectionStorage
@@ -123,7 +125,7 @@ import Ingest
         _ = try Replay.run(directory: log.path, options: options)
         let path = EventCache.path(log.path)
         let good = try #require(try DurableFile.read(path: path))
-        var rng = SplitMix64(seed: 11)
+        var rng = TestKit.SplitMix64(seed: 11)
         for round in 0..<200 {
             var bad = good
             let at = Int.random(in: 0..<bad.count, using: &rng)

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 @testable import Projections
 @testable import ProjectionStorage
@@ -69,7 +71,7 @@ import Platform
         defer { withExtendedLifetime(log) {} }
         let store = try Self.store(folds, profile: profile, in: log)
         let good = try #require(try DurableFile.read(path: store.path))
-        var rng = SplitMix64(seed: 42)
+        var rng = TestKit.SplitMix64(seed: 42)
         for _ in 0..<300 {
             var bad = good
             let at = Int.random(in: 0..<bad.count, using: &rng)

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestKit
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 @_spi(Testing) @testable import Projections
 @_spi(Testing) @testable import ProjectionStorage
@@ -45,7 +47,7 @@ import Ingest
     /// Random events for existing users (`u_0`…), new users (`n_…`), at random times (late ones
     /// and future-dated ones among them), trial and paid purchases, billing issues, refunds,
     /// transfers between users, and lines already sent (duplicates).
-    static func randomEvents(_ rng: inout SplitMix64, round: Int, count: Int, sent: [String]) -> [String] {
+    static func randomEvents(_ rng: inout TestKit.SplitMix64, round: Int, count: Int, sent: [String]) -> [String] {
         func pick(_ n: UInt64) -> Int { Int(rng.next() % n) }
         func user() -> String { pick(3) == 0 ? "n_\(pick(40))" : "u_\(pick(150))" }
         var out: [String] = []
@@ -82,7 +84,7 @@ import Ingest
     @Test func afterRandomAppendsAndAMovingNowTheSummaryAnswersAsAFullRebuild() throws {
         let log = try TestLog(Array(Self.base.prefix(400)))
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)
-        var rng = SplitMix64(seed: 7)
+        var rng = TestKit.SplitMix64(seed: 7)
         var sent = Array(Self.base.prefix(400))
         var rest = Array(Self.base.dropFirst(400))
         var now = Self.at("2026-01-20T00:00:00Z")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestKit
 import LedgerFixture
 import EventStore
 import SubscriptionDomain

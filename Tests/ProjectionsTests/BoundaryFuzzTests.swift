@@ -44,7 +44,7 @@ import Ingest
 
     /// One random line: a plausible event of a random type (its required fields present, values
     /// inside the ranges), then up to three fields set to a value from the boundary pools above.
-    static func line(_ n: Int, _ rng: inout SubscriptionDomain.SplitMix64) -> String {
+    static func line(_ n: Int, _ rng: inout TestKit.SplitMix64) -> String {
         func pick(_ pool: [String]) -> String { pool[Int(rng.next() % UInt64(pool.count))] }
         func chance(_ percent: UInt64) -> Bool { rng.next() % 100 < percent }
         func goodTime() -> String {
@@ -171,7 +171,7 @@ import Ingest
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomAndBoundaryEventsNeverTrapThroughTheDoorOrAnyReadModel(seed: UInt64) throws {
-        var rng = SubscriptionDomain.SplitMix64(seed: seed)
+        var rng = TestKit.SplitMix64(seed: seed)
         let lines = (0..<300).map { Self.line($0, &rng) }
         let scratch = Scratch()
         let folder = scratch.log

@@ -3,6 +3,7 @@ import Testing
 import LedgerFixture
 import EventStore
 import SubscriptionDomain
+import Population
 import EventCodec
 @testable import Projections
 

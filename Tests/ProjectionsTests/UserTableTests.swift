@@ -38,7 +38,7 @@ import SubscriptionDomain
         var table = UserTable<UserFold>()
         let users = Self.ids(1_200)
         for (i, u) in users.enumerated() { table.update(u) { $0.state.credits = i } }
-        var generator = SubscriptionDomain.SplitMix64(seed: 7)
+        var generator = TestKit.SplitMix64(seed: 7)
         var remaining = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1, $0) })
         let removed = Array(users.shuffled(using: &generator).prefix(900))
         for u in removed {

@@ -20,7 +20,7 @@ extension ConcurrentProcesses {
             if let id = line.json["id"] as? String, seen.insert(id).inserted { inOrder.append(id) }
         }
         let seed = Self.seed("bulkImportsKilledMidFileKeepWholeBatchesInOrderAndDoubleNothing")
-        var random = SubscriptionDomain.SplitMix64(seed: seed)
+        var random = TestKit.SplitMix64(seed: seed)
         var held = 0
         var cutShort = 0   // rounds the signal stopped part way through the file
         for k in 0..<8 {

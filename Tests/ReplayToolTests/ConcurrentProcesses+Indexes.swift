@@ -27,7 +27,7 @@ extension ConcurrentProcesses {
         let total = Set(lines.compactMap { $0.json["id"] as? String }).count
         let users = ["u_0", "u_7", "u_150", "u_299", "nobody"]
         let seed = Self.seed("writersKilledBetweenAppendingAndSavingIndexesLoseAndDoubleNothing")
-        var random = SubscriptionDomain.SplitMix64(seed: seed)
+        var random = TestKit.SplitMix64(seed: seed)
         for k in 0..<8 {
             let writer = try Self.start("REPLAY_TOOL_INDEX_FLUSH_RECORDS=\(23 + 7 * k) exec replay-tool import --log \(s.log) \(file)")
             let errors = s.path + "/reader-\(k).err"

@@ -70,7 +70,7 @@ import TestKit
         #expect(Tool.run(["import", "--log", s.log, base]).status == 0)
         let handz = Tool.run(["profiles", "show", "handz"]).out
         let seed = Self.seed("reportsAfterAnyInterleavingEqualAQuietRebuild")
-        var random = SubscriptionDomain.SplitMix64(seed: seed)
+        var random = TestKit.SplitMix64(seed: seed)
         // Two rounds in `swift test`; STRESS_ROUNDS=N runs N (a longer run by hand or in a nightly job).
         let rounds = ProcessInfo.processInfo.environment["STRESS_ROUNDS"].flatMap { Int($0) } ?? 2
         for round in 0..<rounds {

@@ -242,7 +242,7 @@ import Darwin
     /// may already be in; and re-delivers one piece twice, as a consumer that took over the
     /// partition from an older commit does. Returns the duplicates the acknowledgments counted.
     static func consume(_ lines: [Substring], into log: String, partition: String, scratch s: Scratch, seed: UInt64) throws -> Int {
-        var rng = SubscriptionDomain.SplitMix64(seed: seed)
+        var rng = TestKit.SplitMix64(seed: seed)
         var committed = 0            // the offset: every line before it is acknowledged
         var next = 0
         var follower = try Follower(log: log, scratch: s, arguments: ["--partition", partition])

@@ -11,7 +11,7 @@ import SubscriptionDomain
         Tool.run(args, environment: fold ? ["REPLAY_TOOL_TIME_INDEX": "off"] : [:])
     }
 
-    static func question(_ rng: inout SubscriptionDomain.SplitMix64) -> [String] {
+    static func question(_ rng: inout TestKit.SplitMix64) -> [String] {
         func day() -> String {
             let d = Timestamp.parse("2026-01-01T00:00:00Z")! + .init(nanoseconds: Int64(rng.next() % (240 * 86_400)) * 1_000_000_000)
             return d.description
@@ -31,7 +31,7 @@ import SubscriptionDomain
 
     @Test(.timeLimit(.minutes(5))) func reportsFromTheIndexPrintTheFoldsBytesAtRandomInstantsOnOneLogAndOverPartitionsAndAfterAppends() throws {
         let seed: UInt64 = 17
-        var rng = SubscriptionDomain.SplitMix64(seed: seed)
+        var rng = TestKit.SplitMix64(seed: seed)
         let s = Scratch()
         let file = s.path + "/all.jsonl", more = s.path + "/more.jsonl"
         #expect(Tool.run(["generate", "--users", "400", "--seed", "5", "--out", file]).status == 0)

@@ -151,9 +151,9 @@ import StoreFixtures
         #expect(Timestamp.Duration.days(.max).nanoseconds == .max && Timestamp.Duration.hours(.min).nanoseconds == .min)
         #expect(Timestamp(seconds: .max) == latest && Timestamp(milliseconds: .min) == earliest)
         let t = Timestamp.parse("2026-01-31T10:00:00Z")!
-        #expect(PopulationGenerator.addMonths(1, to: t) == Timestamp.parse("2026-02-28T10:00:00Z")!)
-        #expect(PopulationGenerator.addMonths(.max, to: t) == latest && PopulationGenerator.addMonths(.min, to: t) == earliest)
-        #expect(PopulationGenerator.addMonths(3000, to: t) == latest)
+        #expect(Timestamp.addMonths(1, to: t) == Timestamp.parse("2026-02-28T10:00:00Z")!)
+        #expect(Timestamp.addMonths(.max, to: t) == latest && Timestamp.addMonths(.min, to: t) == earliest)
+        #expect(Timestamp.addMonths(3000, to: t) == latest)
         let most = Money(micros: .max), least = Money(micros: .min)
         #expect(most + Money(micros: 1) == most && least - Money(micros: 1) == least)
         var sum = Money.zero

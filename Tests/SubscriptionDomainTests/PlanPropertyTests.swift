@@ -1,4 +1,5 @@
 import Testing
+import TestKit
 @testable import SubscriptionDomain
 
 /// Properties over generated histories (bounded: a few thousand cases).

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// A realistic synthetic population, as events in arrival order: trials that convert or lapse,
 /// cancellations, billing issues with and without recovery, refunds, credit packs, and the
 /// delivery faults of real webhooks (late and duplicated deliveries). Same seed, same events.
@@ -78,7 +79,7 @@ public struct PopulationGenerator: Sendable {
         txn += 1
         var current = "\(user)_t\(txn)"
         let original = current
-        var expires = trial ? t + .days(profile.trialDays) : Self.addMonths(subscription.periodMonths ?? 1, to: t)
+        var expires = trial ? t + .days(profile.trialDays) : Timestamp.addMonths(subscription.periodMonths ?? 1, to: t)
         let firstExpires = expires
         add(.purchase) {
             $0.product = subscription.id; $0.transaction = original; $0.expires = firstExpires
@@ -104,7 +105,7 @@ public struct PopulationGenerator: Sendable {
                     later(minutes: 60...(2 * 24 * 60))
                     txn += 1
                     current = "\(user)_t\(txn)"
-                    expires = Self.addMonths(subscription.periodMonths ?? 1, to: expires)
+                    expires = Timestamp.addMonths(subscription.periodMonths ?? 1, to: expires)
                     let (id, exp) = (current, expires)
                     add(.renewal) { $0.product = subscription.id; $0.transaction = id; $0.originalTransaction = original; $0.expires = exp; $0.price = Money.parse(subscription.price); $0.currency = subscription.currency }
                     continue
@@ -122,7 +123,7 @@ public struct PopulationGenerator: Sendable {
             t = expires
             txn += 1
             current = "\(user)_t\(txn)"
-            expires = Self.addMonths(subscription.periodMonths ?? 1, to: expires)
+            expires = Timestamp.addMonths(subscription.periodMonths ?? 1, to: expires)
             let (id, exp) = (current, expires)
             add(.renewal) { $0.product = subscription.id; $0.transaction = id; $0.originalTransaction = original; $0.expires = exp; $0.price = Money.parse(subscription.price); $0.currency = subscription.currency }
         }
@@ -145,17 +146,4 @@ public struct PopulationGenerator: Sendable {
         return list
     }
 
-    /// The same day-of-month and time `months` later (clamped to the month's last day); saturating
-    /// at the bounds of Timestamp.
-    public static func addMonths(_ months: Int, to t: Timestamp) -> Timestamp {
-        let secs = t.nanoseconds / 1_000_000_000
-        let dayCount = Int(secs / 86_400)
-        let rem = t.nanoseconds - Int64(dayCount) * 86_400_000_000_000
-        let (y, m, d) = Timestamp.civil(days: dayCount)
-        let total = (y * 12 + (m - 1)).addingSaturated(months)
-        let ny = total / 12, nm = total % 12 + 1
-        guard total >= 0, ny <= 9999 else { return Timestamp(nanoseconds: months < 0 ? .min : .max) }
-        let nd = min(d, Timestamp.daysIn(month: nm, year: ny))
-        return Timestamp(nanoseconds: Int64(Timestamp.days(year: ny, month: nm, day: nd)).multipliedSaturated(by: 86_400_000_000_000).addingSaturated(rem))
-    }
 }
