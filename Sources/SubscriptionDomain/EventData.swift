@@ -31,7 +31,7 @@ public enum EventData: Sendable, Equatable {
     case notificationsEnabled(NotificationSetting)
 
     /// The event type.
-    public var type: EventType {
+    @inlinable public var type: EventType {
         switch self {
         case .purchase: .purchase
         case .renewal: .renewal

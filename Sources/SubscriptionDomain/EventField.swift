@@ -52,13 +52,14 @@ public enum EventField: String, Sendable, CaseIterable {
         /// The range its value must lie in at the door, if one is checked.
         public let range: AcceptedRange?
 
-        init(_ kind: Kind, code: UInt8, range: AcceptedRange? = nil) {
+        @usableFromInline init(_ kind: Kind, code: UInt8, range: AcceptedRange? = nil) {
             (self.kind, self.code, self.range) = (kind, code, range)
         }
     }
 
-    /// The one table of the fields: each one's kind, frozen code and range.
-    @inline(__always) public var spec: Spec {
+    /// The one table of the fields: each one's kind, frozen code and range (inlinable: the
+    /// codec reads a field's kind for every value it decodes).
+    @inlinable public var spec: Spec {
         switch self {
         case .product: Spec(.name, code: 0)
         case .transaction: Spec(.identifier, code: 1)
@@ -87,7 +88,7 @@ public enum EventField: String, Sendable, CaseIterable {
     }
 
     /// The field's kind (`spec`).
-    @inline(__always) public var kind: Kind { spec.kind }
+    @inlinable public var kind: Kind { spec.kind }
     /// The field's frozen code in the event cache (`spec`).
     public var cacheCode: UInt8 { spec.code }
     /// The range the import door checks (`spec`).
