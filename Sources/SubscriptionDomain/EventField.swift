@@ -59,7 +59,7 @@ public enum EventField: String, Sendable, CaseIterable {
 
     /// The one table of the fields: each one's kind, frozen code and range (inlinable: the
     /// codec reads a field's kind for every value it decodes).
-    @inlinable public var spec: Spec {
+    @inlinable @inline(__always) public var spec: Spec {
         switch self {
         case .product: Spec(.name, code: 0)
         case .transaction: Spec(.identifier, code: 1)
@@ -88,7 +88,7 @@ public enum EventField: String, Sendable, CaseIterable {
     }
 
     /// The field's kind (`spec`).
-    @inlinable public var kind: Kind { spec.kind }
+    @inlinable @inline(__always) public var kind: Kind { spec.kind }
     /// The field's frozen code in the event cache (`spec`).
     public var cacheCode: UInt8 { spec.code }
     /// The range the import door checks (`spec`).

@@ -92,7 +92,7 @@ public struct EventFields: Sendable, Equatable {
     /// `FieldValue`: the decoders' path, kept as a switch of its own for speed (through the
     /// subscript, decoding ran measurably slower), and inlinable into the codec's module. Other
     /// fields are left as they are.
-    @inlinable public mutating func set(_ field: EventField, string v: String) {
+    @inlinable @inline(__always) public mutating func set(_ field: EventField, string v: String) {
         switch field {
         case .product: product = v
         case .transaction: transaction = v
@@ -112,7 +112,7 @@ public struct EventFields: Sendable, Equatable {
     }
 
     /// Sets a time field the same way.
-    @inlinable public mutating func set(_ field: EventField, time t: Timestamp) {
+    @inlinable @inline(__always) public mutating func set(_ field: EventField, time t: Timestamp) {
         switch field {
         case .expires: expires = t
         case .graceExpires: graceExpires = t
