@@ -18,7 +18,25 @@ enum LogCommands {
                                         AppleSignature.rootOption, AppleSignature.unverifiedOption,
                                         OptionSpec(name: "--follow", value: nil, help: "stream: read a never-ending stdin (FILE must be -), commit a group whenever the input pauses, acknowledge each with one JSON line"),
                                         OptionSpec(name: "--partition", value: "p/N", help: "append only the events whose user is in partition p of N under Kafka's default partitioner; count the others as skipped")],
-        details: "Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim\nin DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.\nA line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full\ndisk), what was committed is summarised, then the error names the first line that did not go in; exit 1.\nStore payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.\n\nimport --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of\nlines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is\ndurable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}\n(first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left\nout, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -.\n\nimport --partition p/N appends only the events whose user u has (murmur2(utf8(u)) & 0x7fffffff) % N == p, as\nKafka's Java client partitions a topic keyed by user id; the others are counted as skipped. The first such\nimport declares the log partition p/N (DIR/partition); later imports into it must name the same p/N, and the\nlog refuses any other user. Store payloads (--from) are partitioned by the user they resolve to against the\npartition's own users (docs/scaling.md: aliases known in another partition are not seen)."
+        details: """
+            Rejected lines never enter the log: each is reported as file:line: reason on stderr and kept verbatim
+            in DIR/rejected/, next to a .reasons file, as it is found. Good lines of the same file still go in.
+            A line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full
+            disk), what was committed is summarised, then the error names the first line that did not go in; exit 1.
+            Store payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.
+
+            import --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of
+            lines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is
+            durable it prints one line: {\"first\",\"last\",\"appended\",\"duplicates\",\"rejected\",\"skipped\",\"lines\":[from,to]}
+            (first and last: the positions appended, null if none). A line whose end has not arrived at a signal is left
+            out, unacknowledged. Only stdin can be followed: tail -n +1 -F FILE | replay-tool import --follow -.
+
+            import --partition p/N appends only the events whose user u has (murmur2(utf8(u)) & 0x7fffffff) % N == p, as
+            Kafka's Java client partitions a topic keyed by user id; the others are counted as skipped. The first such
+            import declares the log partition p/N (DIR/partition); later imports into it must name the same p/N, and the
+            log refuses any other user. Store payloads (--from) are partitioned by the user they resolve to against the
+            partition's own users (docs/scaling.md: aliases known in another partition are not seen).
+            """
     ) { a in
         guard !a.positionals.isEmpty else { throw ToolError.usage("import needs at least one FILE (or - for stdin)") }
         let follow = a.has("--follow")
@@ -117,7 +135,11 @@ enum LogCommands {
         name: "verify", summary: "check every frame and the hash chain; print the head hash; exit 1 naming any damage",
         positionals: nil, options: [Common.log, Common.profile, Common.tableOrJSON,
                                     OptionSpec(name: "--since-last", value: nil, help: "a scrub: check only what was appended since the last intact verify (DIR/verified)")],
-        details: "An intact verify records its head in DIR/verified; --since-last then reads only the segments from the one\nholding the next position, checks that the recorded head still hashes to its hash, and checks every record after\nit (frames, positions, chain; stream versions only in a full verify). Without a readable DIR/verified it is a full verify."
+        details: """
+            An intact verify records its head in DIR/verified; --since-last then reads only the segments from the one
+            holding the next position, checks that the recorded head still hashes to its hash, and checks every record after
+            it (frames, positions, chain; stream versions only in a full verify). Without a readable DIR/verified it is a full verify.
+            """
     ) { a in
         let format = try Common.format(a, allowed: [.table, .json])
         let dir = Common.logDirectory(a)

@@ -20,7 +20,11 @@ enum PartitionCommand {
         options: [Common.log, Common.profile, Common.tableOrJSON,
                   OptionSpec(name: "--of", value: "N", help: "how many partitions (1 to \(StreamPartition.maxCount))"),
                   OptionSpec(name: "--out", value: "DIR", help: "where to write partition-P.jsonl (default: the current folder)")],
-        details: "Each line goes, verbatim, to partition (murmur2(utf8(user)) & 0x7fffffff) % N of DIR/partition-P.jsonl (P zero-padded;\nthe files are replaced). A line that is not a valid event is reported as file:line: reason and kept in\nDIR/rejected/; exit 1 if any. Store payloads are partitioned by import --partition p/N --from …, which resolves their users."
+        details: """
+            Each line goes, verbatim, to partition (murmur2(utf8(user)) & 0x7fffffff) % N of DIR/partition-P.jsonl (P zero-padded;
+            the files are replaced). A line that is not a valid event is reported as file:line: reason and kept in
+            DIR/rejected/; exit 1 if any. Store payloads are partitioned by import --partition p/N --from …, which resolves their users.
+            """
     ) { a in
         guard let count = try Common.number(a, "--of", in: 1...UInt64(StreamPartition.maxCount)) else {
             throw ToolError.usage("partition needs --of N (1 to \(StreamPartition.maxCount))")

@@ -13,7 +13,10 @@ enum ProofCommands {
         name: "keygen", summary: "write an Ed25519 signing key (FILE) and its verifier key (FILE.pub) for signing checkpoints",
         positionals: nil, options: [OptionSpec(name: "--name", value: "NAME", help: "the key's name: the checkpoints' origin line (e.g. example.com/ledger)"),
                                     OptionSpec(name: "--out", value: "FILE", help: "where the signing key goes (never overwritten; readable by its owner only); the verifier key goes to FILE.pub")],
-        details: "The keys are in the text forms of Go's golang.org/x/mod/sumdb/note: FILE holds PRIVATE+KEY+NAME+HASH+KEY\n(keep it secret), FILE.pub holds NAME+HASH+KEY (publish it: auditors check proofs with it alone)."
+        details: """
+            The keys are in the text forms of Go's golang.org/x/mod/sumdb/note: FILE holds PRIVATE+KEY+NAME+HASH+KEY
+            (keep it secret), FILE.pub holds NAME+HASH+KEY (publish it: auditors check proofs with it alone).
+            """
     ) { a in
         guard let name = a.value("--name") else { throw ToolError.usage("keygen needs --name NAME") }
         guard let out = a.value("--out") else { throw ToolError.usage("keygen needs --out FILE") }
@@ -39,7 +42,10 @@ enum ProofCommands {
     static let checkpoint = CommandSpec(
         name: "checkpoint", summary: "print a signed checkpoint (C2SP tlog-checkpoint) of the log's committed head, with its user index",
         positionals: nil, options: [Common.log, OptionSpec(name: "--key", value: "FILE", help: "the signing key (from keygen); its name is the origin")],
-        details: "Brings DIR/proofs (the Merkle tree's stored hashes, the user index as of this size) up to the head first,\nreading only what was appended since. Keep the output: prove and check-proof take it as --checkpoint FILE."
+        details: """
+            Brings DIR/proofs (the Merkle tree's stored hashes, the user index as of this size) up to the head first,
+            reading only what was appended since. Keep the output: prove and check-proof take it as --checkpoint FILE.
+            """
     ) { a in
         guard let keyPath = a.value("--key") else { throw ToolError.usage("checkpoint needs --key FILE") }
         let keyText = try readKeyText(keyPath)
@@ -58,7 +64,14 @@ enum ProofCommands {
                                     OptionSpec(name: "--consistency", value: nil, help: "prove that the log of --checkpoint extends that of --from"),
                                     OptionSpec(name: "--from", value: "FILE", help: "with --consistency: the earlier signed checkpoint"),
                                     OptionSpec(name: "--out", value: "FILE", help: "write the proof to FILE (a regular file) instead of standard output (-)")],
-        details: "prove --user U --checkpoint FILE: {\"checkpoint\",\"size\",\"user\",\"records\":[{\"index\",\"line\",\"inclusion\"}],\"completeness\"}:\nevery record of U among the checkpoint's first size records (line: the record's export line), each with its\nRFC 9162 inclusion path, and U's user index entry with its path (or, for a user with no records, a proof of absence: the path to\nthe empty place where U's entry would be, or to the one other user's entry that holds it).\nprove --consistency --from OLD --checkpoint NEW: {\"from\",\"to\",\"proof\"}, the RFC 9162 consistency proof.\nA checkpoint whose root or user index is not this log's is refused (exit 1)."
+        details: """
+            prove --user U --checkpoint FILE: {\"checkpoint\",\"size\",\"user\",\"records\":[{\"index\",\"line\",\"inclusion\"}],\"completeness\"}:
+            every record of U among the checkpoint's first size records (line: the record's export line), each with its
+            RFC 9162 inclusion path, and U's user index entry with its path (or, for a user with no records, a proof of absence: the path to
+            the empty place where U's entry would be, or to the one other user's entry that holds it).
+            prove --consistency --from OLD --checkpoint NEW: {\"from\",\"to\",\"proof\"}, the RFC 9162 consistency proof.
+            A checkpoint whose root or user index is not this log's is refused (exit 1).
+            """
     ) { a in
         guard let checkpointPath = a.value("--checkpoint") else { throw ToolError.usage("prove needs --checkpoint FILE") }
         let out = a.value("--out") ?? "-"
@@ -91,7 +104,13 @@ enum ProofCommands {
         positionals: "PROOF.json", options: [OptionSpec(name: "--verifier", value: "FILE.pub", help: "the log's verifier key (from keygen)"),
                                              OptionSpec(name: "--checkpoint", value: "FILE", help: "the checkpoint you trust: a user proof must be for it; with --from, the later checkpoint"),
                                              OptionSpec(name: "--from", value: "FILE", help: "check a consistency proof from this earlier checkpoint to --checkpoint")],
-        details: "Reads nothing of the log. A user proof: the checkpoint's signature by the verifier key and its origin (the key's\nname), then each record (in log order, below the size, the proof's user's line, its inclusion path), then the user\nindex entry (or the absence) and that its count and chain hash are those of the records shown: none missing,\nadded, changed or reordered. A consistency proof (--from OLD --checkpoint NEW): both signatures and the RFC 9162\nproof that the log of NEW extends that of OLD. PROOF.json - reads standard input."
+        details: """
+            Reads nothing of the log. A user proof: the checkpoint's signature by the verifier key and its origin (the key's
+            name), then each record (in log order, below the size, the proof's user's line, its inclusion path), then the user
+            index entry (or the absence) and that its count and chain hash are those of the records shown: none missing,
+            added, changed or reordered. A consistency proof (--from OLD --checkpoint NEW): both signatures and the RFC 9162
+            proof that the log of NEW extends that of OLD. PROOF.json - reads standard input.
+            """
     ) { a in
         guard let verifierPath = a.value("--verifier") else { throw ToolError.usage("check-proof needs --verifier FILE.pub") }
         guard a.positionals.count == 1, let proofPath = a.positionals.first else { throw ToolError.usage("check-proof takes one PROOF.json") }

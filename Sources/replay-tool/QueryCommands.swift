@@ -95,7 +95,11 @@ enum QueryCommands {
         name: "history", summary: "the user's events in effect order, each with the state after it and the rule that applied",
         positionals: nil,
         options: Common.rowQuery + [user, OptionSpec(name: "--as-known-at", value: "TIME", help: "only records the log had recorded by then (what the system believed)")],
-        details: "Late events (appended after a later-timed event of the same user) are marked late. Timer lines show\nstate changes without an event (trial end, grace end). A subscription another user transferred to this one\nshows as a transfer line (kind transfer_in, with the sender and the transfer's position), after the user's own events."
+        details: """
+            Late events (appended after a later-timed event of the same user) are marked late. Timer lines show
+            state changes without an event (trial end, grace end). A subscription another user transferred to this one
+            shows as a transfer line (kind transfer_in, with the sender and the transfer's position), after the user's own events.
+            """
     ) { a in
         guard let user = a.value("--user") else { throw ToolError.usage("history needs --user U") }
         try Common.checkUser(user)
@@ -256,7 +260,11 @@ enum QueryCommands {
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
         positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by],
-        details: "With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the\nsubscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the\nwhole log as of --at."
+        details: """
+            With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the
+            subscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the
+            whole log as of --at.
+            """
     ) { a in
         if a.has("--by") { return try SeriesCommands.revenue(a) }
         let format = try Common.plainFormat(a)
