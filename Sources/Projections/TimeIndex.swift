@@ -13,7 +13,7 @@ import SubscriptionDomain
 /// (TimeIndex+Binary.swift, ProjectionStore+TimeIndex.swift).
 public struct TimeIndex: Sendable {
     /// Bump when the index's content or stored form changes: stored indexes of other versions are rebuilt.
-    static let formatVersion = 3
+    static let formatVersion = 4
 
     /// The projection fingerprint (profile, rules, fold code) the walks were folded with.
     var fingerprint: String

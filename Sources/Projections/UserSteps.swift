@@ -64,14 +64,20 @@ struct UserSteps {
             previous = c
         }
 
+        var windows = WindowSteps(decider: decider)
+        func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         Self.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
+            windows.checkRetention(before: now, state: fold.state, signed)
             for k in at {
-                let before = fold.transferOut
+                let before = fold.transferOut, books = fold.books, converted = fold.trialConverted
                 fold.apply(events[k], decider, options)
                 if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
+                windows.event(events[k], now: now, fold: fold, books: books, converted: converted, signed)
             }
             sample(at: now)
         }
+        windows.checkRetention(before: nil, state: fold.state, signed)
+        windows.finish(signed)
         return outs
     }
 

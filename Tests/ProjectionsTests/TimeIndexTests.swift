@@ -66,6 +66,7 @@ import Platform
             let windowed = try Replay.run(directory: path, options: o)
             #expect(try index.counts(at: o.asOf, from: o.from, to: o.to) == windowed.counts(),
                     "seed \(seed) round \(round): counts from \(o.from!) to \(o.to.map(\.description) ?? "-") as of \(o.asOf)")
+            try expectSameWindows(index, path, a, b, rng.next(), "seed \(seed) round \(round)")
         }
         for by in SeriesGranularity.allCases {
             let end = randomInstant(&rng)
@@ -77,6 +78,46 @@ import Platform
             guard let series = totals.series(by: by, from: o.from ?? totals.firstEvent),
                   let buckets = SeriesBuckets(by: by, from: min(o.from ?? totals.firstEvent ?? end, end), to: end) else { continue }
             #expect(try index.countsSeries(buckets) == series.rows.map(\.counts), "seed \(seed) round \(round): counts by \(by) to \(end)")
+            // Revenue (and, without a start, the funnel and retention cohorts) per bucket; a start within a day folds (nil).
+            let what = "seed \(seed) round \(round): series by \(by) from \(o.from.map(\.description) ?? "-") to \(end)"
+            let indexed = try index.series(buckets, from: o.from, funnel: o.from == nil, profile: .handz)
+            #expect((indexed == nil) == (o.from.map { TimeIndex.windowDay($0) == nil } ?? false), "\(what): read unless the start is within a day")
+            if let indexed {
+                #expect(indexed.rows.map(\.revenue) == series.rows.map(\.revenue), "\(what): revenue")
+                if o.from == nil {
+                    #expect(indexed.rows.map(\.funnel) == series.rows.map(\.funnel), "\(what): funnel")
+                    #expect(indexed.rows.map(\.retention) == series.rows.map(\.retention), "\(what): retention")
+                }
+            }
+        }
+    }
+
+    /// The funnel of the window between instants `a` and `b` (open-ended or not, as `bits` picks;
+    /// the start a midnight, or not) as a windowed replay gives it, and the revenue of the window
+    /// (empty when it ends before it starts) as a series pass gives it.
+    static func expectSameWindows(_ index: TimeIndex, _ path: String, _ a: Timestamp, _ b: Timestamp, _ bits: UInt64, _ what: String) throws {
+        let day: Int64 = 86_400_000_000_000
+        var from = min(a, b)
+        if bits & 1 == 0 { from = Timestamp(nanoseconds: from.nanoseconds - ((from.nanoseconds % day) + day) % day) }
+        var o = ReplayOptions(profile: .handz, asOf: max(a, b))
+        o.from = bits & 2 == 0 ? from : nil
+        if bits & 4 == 0 { o.to = max(a, b) }
+        let midnight = o.from.map { TimeIndex.windowDay($0) != nil } ?? true
+        let funnel = try index.funnel(at: o.asOf, from: o.from, to: o.to)
+        #expect((funnel != nil) == midnight, "\(what): a window from \(o.from.map(\.description) ?? "-") is read unless within a day")
+        if let funnel {
+            #expect(funnel == (try Replay.run(directory: path, options: o).funnel()),
+                    "\(what): funnel from \(o.from.map(\.description) ?? "-") to \(o.to.map(\.description) ?? "-") as of \(o.asOf)")
+        }
+        // `revenue --from/--to`: a series pass as of the window's end, the start possibly after it.
+        var r = ReplayOptions(profile: .handz, asOf: bits & 8 == 0 ? max(a, b) : min(a, b))
+        r.from = o.from
+        r.to = r.asOf
+        if let revenue = try index.revenue(from: r.from, to: r.asOf, profile: .handz) {
+            #expect(revenue == (try SeriesReplay.run(directory: path, options: r).windowRevenue()),
+                    "\(what): revenue from \(r.from.map(\.description) ?? "-") to \(r.asOf)")
+        } else {
+            #expect(!midnight, "\(what): revenue from \(r.from.map(\.description) ?? "-") is read unless within a day")
         }
     }
 
