@@ -24,6 +24,9 @@ extension TimeIndex {
         return SeriesBuckets.midnight(day) == from ? day : nil
     }
 
+    /// Whether the index answers a window or series starting at `from` (nil: no start): at a midnight (UTC).
+    public static func readsWindow(startingAt from: Timestamp?) -> Bool { windowDay(from) != nil }
+
     /// Trials started on or after window day `day` and before `end` (through it, `!before`), and
     /// of those the ones converted through `end`, per day of start (only days with a start).
     func trialDays(from day: Int64, end: Timestamp, before: Bool) throws -> [Int64: (started: Int, converted: Int)] {

@@ -108,7 +108,7 @@ enum SeriesCommands {
 
     static func revenue(_ a: ParsedArguments) throws -> Int32 {
         let format = try Common.rowFormat(a)
-        let (s, _) = try series(a)
+        let s = try indexedSeries(a, funnel: false) ?? series(a).0
         switch format {
         case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.revenueSeries(s).printLines()
@@ -133,7 +133,7 @@ enum SeriesCommands {
 
     static func funnel(_ a: ParsedArguments) throws -> Int32 {
         let format = try Common.rowFormat(a)
-        let (s, _) = try series(a)
+        let s = try indexedSeries(a, funnel: true) ?? series(a).0
         switch format {
         case .json: Console.out(ReportJSON.funnelSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.funnelSeries(s).printLines()

@@ -17,8 +17,15 @@ import SubscriptionDomain
             return d.description
         }
         let (a, b) = (day(), day())
-        let (from, to) = (min(a, b), max(a, b))
-        switch rng.next() % 7 {
+        var (from, to) = (min(a, b), max(a, b))
+        // Half the windows start at a midnight (read from the index), half within a day (folded).
+        if rng.next() % 2 == 0 { from = String(from.prefix(10)) + "T00:00:00Z" }
+        switch rng.next() % 12 {
+        case 7: return ["funnel", "--from", from, "--to", to]
+        case 8: return ["funnel", rng.next() % 2 == 0 ? "--from" : "--to", from]
+        case 9: return ["revenue", "--from", from, "--to", rng.next() % 3 == 0 ? from : to]
+        case 10: return ["revenue", "--by", ["day", "week", "month"][Int(rng.next() % 3)], "--at", a] + (rng.next() % 2 == 0 ? ["--from", from] : [])
+        case 11: return ["funnel", "--by", "week", "--to", to]
         case 0: return ["counts", "--at", a]
         case 1: return ["funnel", "--at", a]
         case 2: return ["revenue", "--at", a]
@@ -41,7 +48,7 @@ import SubscriptionDomain
             let input = round == 0 ? file : more
             #expect(Tool.run(["import", "--log", single[0], input]).status == 0)
             for (p, log) in parts.enumerated() { #expect(Tool.run(["import", "--log", log, "--partition", "\(p)/2", input]).status == 0) }
-            for i in 0..<10 {
+            for i in 0..<16 {
                 let q = Self.question(&rng)
                 for logs in [single, parts] {
                     let args = q + logs.flatMap { ["--log", $0] } + ["--format", "json"]
