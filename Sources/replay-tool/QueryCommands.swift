@@ -233,8 +233,11 @@ enum QueryCommands {
         let format = try Common.rowFormat(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
+        // The two rule sets are folded at the same time (each on the cores it gets).
         let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
-            RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa, directory: dir), try Common.replay(a, asOf: at, profile: pb, directory: dir))
+            let (ra, rb) = try Parallel.both({ try Common.replay(a, asOf: at, profile: pa, directory: dir) },
+                                             { try Common.replay(a, asOf: at, profile: pb, directory: dir) })
+            return RuleDiff.compare(ra, rb)
         })
         switch format {
         case .json, .jsonl:
