@@ -33,9 +33,12 @@ struct UserSteps {
     let decider: PlanDecider
     let options: ReplayOptions
 
-    init(profile: Profile) {
+    /// Walks as a replay under `profile` does; with `includeSandbox`, one that counts sandbox events too.
+    init(profile: Profile, includeSandbox: Bool = false) {
         decider = PlanDecider(profile: profile)
-        options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
+        var options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
+        options.includeSandbox = includeSandbox
+        self.options = options
     }
 
     /// Walks `user`'s events (in effect order), with the subscriptions `senders` (in id order)
@@ -64,7 +67,7 @@ struct UserSteps {
             previous = c
         }
 
-        var windows = WindowSteps(decider: decider)
+        var windows = WindowSteps(decider: decider, includeSandbox: options.includeSandbox)
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         Self.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
             windows.checkRetention(before: now, state: fold.state, signed)

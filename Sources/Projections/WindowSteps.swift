@@ -17,19 +17,24 @@ import SubscriptionDomain
 /// a funnel event, each over the funnel events after it.
 struct WindowSteps {
     let decider: PlanDecider
-    /// The funnel events a replay's funnel counts (production ones), in effect order.
+    /// Sandbox events count too (as in a replay with `includeSandbox`).
+    let includeSandbox: Bool
+    /// The funnel events a replay's funnel counts (production ones, or all with `includeSandbox`), in effect order.
     private var funnelEvents: [Event] = []
     /// The first paid period's start and its pending retention checks (instant, period), in order.
     private var paidStart: Timestamp?
     private var checks: [(at: Timestamp, period: Int)] = []
 
-    init(decider: PlanDecider) { self.decider = decider }
+    init(decider: PlanDecider, includeSandbox: Bool) {
+        self.decider = decider
+        self.includeSandbox = includeSandbox
+    }
 
     /// Takes in one event just folded into `fold` at `now`; `books` and `converted` are the fold's before it.
     mutating func event(_ e: Event, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         let rule = fold.state.rule
-        if rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnelEvents.append(e) }
+        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnelEvents.append(e) }
         if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
         if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
         if fold.books.takehomeAdjustment != books.takehomeAdjustment {

@@ -18,6 +18,7 @@ extension SeriesCommands {
             }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.timeIndexWithSandbox = a.has("--include-sandbox")
             return (store, try store.timeIndex().index, profile)
         }
     }

@@ -93,6 +93,7 @@ enum SeriesCommands {
             if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.timeIndexWithSandbox = a.has("--include-sandbox")
             indexes.append((store, try store.timeIndex().index))
         }
         let start = from ?? indexes.compactMap { $0.index.firstEvent(upTo: to) }.min()

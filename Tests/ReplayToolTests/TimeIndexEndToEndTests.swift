@@ -49,7 +49,8 @@ import SubscriptionDomain
             #expect(Tool.run(["import", "--log", single[0], input]).status == 0)
             for (p, log) in parts.enumerated() { #expect(Tool.run(["import", "--log", log, "--partition", "\(p)/2", input]).status == 0) }
             for i in 0..<16 {
-                let q = Self.question(&rng)
+                // One question in four counts sandbox events too (the index of its own).
+                let q = Self.question(&rng) + (rng.next() % 4 == 0 ? ["--include-sandbox"] : [])
                 for logs in [single, parts] {
                     let args = q + logs.flatMap { ["--log", $0] } + ["--format", "json"]
                     let folded = Self.run(args, fold: true), indexed = Self.run(args, fold: false)
