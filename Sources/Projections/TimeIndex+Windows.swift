@@ -1,3 +1,4 @@
+import EventStore
 import SubscriptionDomain
 
 // Windows and series of `funnel` and `revenue` from the index's sums: the values a windowed
@@ -7,6 +8,9 @@ import SubscriptionDomain
 // (`TimeKey.cohortStarted`, `WindowSteps`), so a start within a day is folded as before (nil).
 
 extension TimeIndex {
+    /// The log's chain hash at `position`: with it, the head the index covers.
+    public var chainHash: EventStore.SHA256.Digest { hash }
+
     /// The keys of `kind`: a range of `keys` (kept in key order, kind first).
     func keyRange(_ kind: TimeKey.Kind) -> Range<Int> {
         func first(_ raw: Int) -> Int {
@@ -144,5 +148,21 @@ extension TimeIndex {
         return Self.revenueReport(gross: gross, refunded: refunded, adjustment: adjustment, stocks: stocks,
                                   started: trials.values.reduce(0) { $0 &+ $1.started }, converted: trials.values.reduce(0) { $0 &+ $1.converted },
                                   currencies: currencies, profile: profile)
+    }
+
+    /// The notification schedule as of `instant`, counted by kind and status (what `report` shows).
+    public func notificationSummary(at instant: Timestamp) throws -> NotificationSummary {
+        var s = NotificationSummary()
+        for k in keyRange(.notifications) {
+            let n = Int(try value(k, at: instant))
+            guard n != 0 else { continue }
+            let number = Int(keys[k].number)
+            s.byStatus[TimeKey.notificationKinds[number / 3], default: [:]][TimeKey.notificationStatuses[number % 3]] = n
+        }
+        for k in keyRange(.notificationsInApp) {
+            let n = Int(try value(k, at: instant))
+            if n != 0 { s.inAppOnly[TimeKey.notificationKinds[Int(keys[k].number)]] = n }
+        }
+        return s
     }
 }

@@ -39,6 +39,18 @@ struct TimeKey: Hashable, Comparable, Sendable {
         /// Retention of the users' first paid period (the series' cohorts, whole log): `number`
         /// packs (0, day of the first paid start, period); subscribers with period 0.
         case retentionSubscribers = 23, retentionMeasured = 24, retentionKept = 25
+        /// Entries of the notification schedule: `number` is kind × 3 + status (`TimeKey.notification`);
+        /// and those in-app only, `number` the kind (0: trial ending, 1: payment failed).
+        case notifications = 26, notificationsInApp = 27
+    }
+
+    /// The notification kinds and statuses in the order `notifications` keys number them.
+    static let notificationKinds: [ScheduledNotification.Kind] = [.trialEnding, .paymentFailed]
+    static let notificationStatuses: [ScheduledNotification.Status] = [.scheduled, .due, .cancelled]
+
+    /// The key of the schedule's entries of `kind` in `status`.
+    static func notification(_ kind: ScheduledNotification.Kind, _ status: ScheduledNotification.Status) -> TimeKey {
+        TimeKey(kind: .notifications, number: Int64(notificationKinds.firstIndex(of: kind)! * 3 + notificationStatuses.firstIndex(of: status)!))
     }
 
     var kind: Kind
@@ -94,6 +106,8 @@ struct TimeKey: Hashable, Comparable, Sendable {
             let steps = unpacked.small
             return packedValid(limit: Self.contextStep + FunnelProgress.steps.count)
                 && (name.isEmpty && steps >= 1 && steps <= FunnelProgress.steps.count || steps >= Self.contextStep)
+        case .notifications: return number >= 0 && number < 6 && name.isEmpty
+        case .notificationsInApp: return number >= 0 && number < 2 && name.isEmpty
         case .retentionSubscribers, .retentionMeasured, .retentionKept:
             return packedValid(limit: SeriesReplay.retentionPeriods) && unpacked.day == 0 && name.isEmpty
         }

@@ -77,6 +77,9 @@ struct UserSteps {
                 if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
                 windows.event(events[k], now: now, fold: fold, books: books, converted: converted, signed)
             }
+            if !at.isEmpty {
+                windows.notifications(fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
+            }
             sample(at: now)
         }
         windows.checkRetention(before: nil, state: fold.state, signed)

@@ -24,6 +24,8 @@ struct WindowSteps {
     /// The first paid period's start and its pending retention checks (instant, period), in order.
     private var paidStart: Timestamp?
     private var checks: [(at: Timestamp, period: Int)] = []
+    /// The notification schedule's counts (by kind and status, and in-app only) as last given.
+    private var notified: [TimeKey: Int64] = [:]
 
     init(decider: PlanDecider, includeSandbox: Bool) {
         self.decider = decider
@@ -67,6 +69,29 @@ struct WindowSteps {
                 emit(TimeKey(kind: .retentionKept, number: TimeKey.pack(0, day, first.period)), first.at, 1)
             }
         }
+    }
+
+    /// Gives the change of the notification schedule's counts at `now` (the user's entries after
+    /// the events there), and the entries turning due at their fire times before `next` (the
+    /// user's next event; nil: none).
+    mutating func notifications(_ entries: [NotificationEntry], now: Timestamp, next: Timestamp?, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        var counts: [TimeKey: Int64] = [:]
+        for n in entries {
+            let status: ScheduledNotification.Status = n.cancelled ? .cancelled : (n.fireAt <= now ? .due : .scheduled)
+            counts[TimeKey.notification(n.kind, status), default: 0] += 1
+            if n.inAppOnly { counts[TimeKey(kind: .notificationsInApp, number: n.kind == .trialEnding ? 0 : 1), default: 0] += 1 }
+        }
+        for key in Set(counts.keys).union(notified.keys).sorted() where counts[key, default: 0] != notified[key, default: 0] {
+            emit(key, now, counts[key, default: 0] - notified[key, default: 0])
+        }
+        // Until the next event, an entry changes only by turning due at its fire time.
+        for n in entries where !n.cancelled && n.fireAt > now && (next.map { n.fireAt < $0 } ?? true) {
+            emit(TimeKey.notification(n.kind, .scheduled), n.fireAt, -1)
+            emit(TimeKey.notification(n.kind, .due), n.fireAt, 1)
+            counts[TimeKey.notification(n.kind, .scheduled), default: 0] -= 1
+            counts[TimeKey.notification(n.kind, .due), default: 0] += 1
+        }
+        notified = counts
     }
 
     /// Gives the window funnels' chains (see the type's note).

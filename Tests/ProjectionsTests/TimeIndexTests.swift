@@ -64,6 +64,7 @@ import Platform
             #expect(try index.counts(at: at) == full.counts(), "seed \(seed) round \(round): counts at \(at)")
             #expect(try index.funnel(at: at) == full.funnel(), "seed \(seed) round \(round): funnel at \(at)")
             #expect(try index.revenue(at: at, profile: .handz) == full.revenue(), "seed \(seed) round \(round): revenue at \(at)")
+            #expect(try index.notificationSummary(at: at) == full.notificationSummary(), "seed \(seed) round \(round): notifications at \(at)")
             // A window [from, to), as `counts --from --to` asks it (as of the window's end), or open-ended as of --at.
             let a = randomInstant(&rng), b = randomInstant(&rng)
             var o = options(max(a, b))

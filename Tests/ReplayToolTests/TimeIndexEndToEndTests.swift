@@ -61,4 +61,31 @@ import SubscriptionDomain
             }
         }
     }
+
+    @Test(.timeLimit(.minutes(5))) func aReportFromTheIndexIsTheFoldsPageByteForByteOnOneLogAndOverPartitions() throws {
+        let seed: UInt64 = 23
+        var rng = SubscriptionDomain.SplitMix64(seed: seed)
+        let s = Scratch()
+        let file = s.path + "/all.jsonl"
+        #expect(Tool.run(["generate", "--users", "300", "--seed", "7", "--out", file]).status == 0)
+        let single = [s.path + "/single"], parts = [s.path + "/p0", s.path + "/p1"]
+        #expect(Tool.run(["import", "--log", single[0], file]).status == 0)
+        for (p, log) in parts.enumerated() { #expect(Tool.run(["import", "--log", log, "--partition", "\(p)/2", file]).status == 0) }
+        // Read from the index, not folded: no projection is built for it.
+        #expect(Self.run(["report", "--out", "-", "--log", single[0], "--at", "2026-05-01T00:00:00Z"], fold: false).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: single[0] + "/projections")
+        #expect(files.contains { $0.hasSuffix(".timeindex") } && !files.contains { $0.hasSuffix(".projection") }, "\(files)")
+        let grace7 = try PartitionedLedger.grace7(s)
+        for i in 0..<4 {
+            let day = Timestamp.parse("2026-02-01T00:00:00Z")! + .init(nanoseconds: Int64(rng.next() % (200 * 86_400)) * 1_000_000_000)
+            var q = ["report", "--out", "-", rng.next() % 2 == 0 ? "--at" : "--to", day.description]
+            if i == 3 { q += ["--profile", "handz", "--profile", grace7] }
+            for logs in [single, parts] {
+                let args = q + logs.flatMap { ["--log", $0] }
+                let folded = Self.run(args, fold: true), indexed = Self.run(args, fold: false)
+                #expect(folded.status == 0 && folded.status == indexed.status && folded.out == indexed.out && folded.err == indexed.err,
+                        "seed \(seed) report \(i): replay-tool \(args.joined(separator: " "))")
+            }
+        }
+    }
 }
