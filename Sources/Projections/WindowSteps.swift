@@ -94,8 +94,18 @@ struct WindowSteps {
         notified = counts
     }
 
-    /// Gives the window funnels' chains (see the type's note).
+    /// Gives the window funnels' chains (see the type's note), summed per key and instant first:
+    /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out.
     func finish(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        guard !funnelEvents.isEmpty else { return }
+        var sums: [TimeKey: [Timestamp: Int64]] = [:]
+        chains { sums[$0, default: [:]][$1, default: 0] &+= $2 }
+        for (key, steps) in sums {
+            for (t, d) in steps where d != 0 { emit(key, t, d) }
+        }
+    }
+
+    private func chains(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
         var starts: [Int] = []
         for (i, e) in funnelEvents.enumerated() where i == 0 || SeriesBuckets.day(of: funnelEvents[i - 1].time) != SeriesBuckets.day(of: e.time) {
             starts.append(i)
