@@ -18,7 +18,7 @@ trap 'rm -rf "$D"' EXIT
 n=$(wc -l < "$D/events.jsonl")
 timed() {   # timed CMD...: "seconds MiB"
   /usr/bin/time -o "$D/time" -f "%e %M" "$@" >/dev/null 2>&1 || echo "(exit $?)" >&2
-  awk '{printf "%.3f s | %d MiB", $1, $2/1024}' "$D/time"
+  awk '{printf "%.3f s, %d MiB", $1, $2/1024}' "$D/time"
 }
 export REPLAY_TOOL_NOW=2026-12-31T00:00:00Z
 echo "$U users, $n lines; first build of the index (counts --at, includes the event cache): $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z)"
