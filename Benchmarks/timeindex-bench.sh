@@ -18,7 +18,7 @@ trap 'rm -rf "$D"' EXIT
 n=$(wc -l < "$D/events.jsonl")
 timed() {   # timed CMD...: "seconds MiB"
   /usr/bin/time -o "$D/time" -f "%e %M" "$@" >/dev/null 2>&1 || echo "(exit $?)" >&2
-  awk '{printf "%.3f s | %d MiB", $1, $2/1024}' "$D/time"
+  awk '{printf "%.3f s, %d MiB", $1, $2/1024}' "$D/time"
 }
 export REPLAY_TOOL_NOW=2026-12-31T00:00:00Z
 echo "$U users, $n lines; first build of the index (counts --at, includes the event cache): $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z)"
@@ -48,6 +48,15 @@ row "counts --from 2026-04-01 --to 2026-05-01" "SELECT type, count(*) FROM e WHE
 row "counts --by month" "SELECT date_trunc('month', t), type, count(*) FROM e GROUP BY ALL" counts --by month
 row "funnel --at 2026-05-01" "SELECT type, count(DISTINCT \"user\") FROM e WHERE t <= TIMESTAMPTZ '2026-05-01 00:00:00+00' AND (type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success') GROUP BY type" funnel --at 2026-05-01T00:00:00Z
 row "revenue --at 2026-05-01" "" revenue --at 2026-05-01T00:00:00Z
+row "funnel --from 2026-04-01 --to 2026-05-01" "SELECT type, count(DISTINCT \"user\") FROM e WHERE t >= TIMESTAMPTZ '2026-04-01 00:00:00+00' AND t < TIMESTAMPTZ '2026-05-01 00:00:00+00' AND (type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success') GROUP BY type" funnel --from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z
+row "funnel --by week" "SELECT date_trunc('week', t), type, count(DISTINCT \"user\") FROM e WHERE type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success' GROUP BY ALL" funnel --by week
+row "revenue --from 2026-04-01 --to 2026-05-01" "" revenue --from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z
+row "revenue --by month" "" revenue --by month
+# Two rule sets (billing grace 3 and 7 days), folded at the same time; the first run builds each projection.
+"$T" profiles show handz | sed 's/"billingGraceDays" : 3/"billingGraceDays" : 7/' > "$D/grace7.json"
+diff1=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)
+diff2=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)
+echo "| diff (grace 3 vs 7 days) --at 2026-05-01: first, then again | $diff1 | $diff2 | - |"
 
 # After k new records: the index brought up by walking the users they touch (the overlay, or a
 # merge into the base when the overlay passes an eighth of it), against a build from scratch.

@@ -5,7 +5,10 @@ import Platform
 
 extension ProjectionStore {
     /// The time index's base file, next to the projection it goes with.
-    public var timeIndexPath: String { logDirectory + "/projections/" + Self.fileLabel(profile.name) + "-" + fingerprint + ".timeindex" }
+    public var timeIndexPath: String { logDirectory + "/projections/" + Self.fileLabel(profile.name) + "-" + timeIndexFingerprint + ".timeindex" }
+
+    /// What the time index derives from: the projection's fingerprint, marked when it counts sandbox events too.
+    var timeIndexFingerprint: String { fingerprint + (timeIndexWithSandbox ? TimeIndex.sandboxMark : "") }
 
     /// The time index's overlay file (the users walked again since the base), next to the base.
     public var timeIndexOverlayPath: String { timeIndexPath + "-overlay" }
@@ -77,7 +80,7 @@ extension ProjectionStore {
 
     /// The index built from the log as of `head` (through the event cache), and saved.
     private func rebuiltTimeIndex(head: UInt64? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
-        let index = try TimeIndex.build(directory: logDirectory, profile: profile, fingerprint: fingerprint,
+        let index = try TimeIndex.build(directory: logDirectory, profile: profile, fingerprint: timeIndexFingerprint,
                                         partitions: partitions, through: head)
         var refresh = TimeIndexRefresh()
         refresh.rebuilt = true
@@ -101,7 +104,7 @@ extension ProjectionStore {
 
     /// Whether a file of `fingerprint` covering `position` with chain hash `hash` goes with this store and `log`.
     private func reaches(_ log: EventLog, _ fingerprint: String, _ position: UInt64, _ hash: EventStore.SHA256.Digest) throws -> Bool {
-        fingerprint == self.fingerprint && position <= log.head.position && (try? log.chainHash(at: position)) == hash
+        fingerprint == timeIndexFingerprint && position <= log.head.position && (try? log.chainHash(at: position)) == hash
     }
 
     /// The stored base, or nil when there is none or it is not whole (then it is rebuilt).

@@ -24,6 +24,8 @@ public struct ProjectionStore {
     public let logDirectory: String
     public let profile: Profile
     public var partitions = 1
+    /// The time index counts sandbox events too (`--include-sandbox`): a file of its own, kept apart.
+    public var timeIndexWithSandbox = false
     /// For tests only: runs right after a refresh opened the log (to append from elsewhere meanwhile).
     @_spi(Testing) public var afterOpeningLog: (() throws -> Void)?
     /// For tests only: the rules fingerprint a build with other rules would compute.

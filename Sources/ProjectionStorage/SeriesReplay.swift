@@ -68,14 +68,20 @@ public enum SeriesReplay {
     /// recipient's own events, senders in id order, as a replay hands them over): each recipient's
     /// stocks are walked again, once taken out as walked and once put back with what they received.
     static func correctRecipients(_ all: inout SeriesWalker, log: EventLog) throws {
-        var byRecipient: [String: [(sender: String, transfer: UserFold.Transfer)]] = [:]
-        for t in all.transfers { byRecipient[t.transfer.to, default: []].append(t) }
+        // A sender's transfers, in the order made: each one is theirs to hand over until the next.
+        var bySender: [String: [UserFold.Transfer]] = [:]
+        for t in all.transfers { bySender[t.sender, default: []].append(t.transfer) }
+        var byRecipient: [String: [(sender: String, transfer: UserFold.Transfer, until: Timestamp?)]] = [:]
+        for (sender, made) in bySender {
+            for (i, t) in made.enumerated() { byRecipient[t.to, default: []].append((sender, t, i + 1 < made.count ? made[i + 1].time : nil)) }
+        }
         let streams = try Replay.read(log, streams: Set(byRecipient.keys), transfersTo: nil).streams
         var walker = SeriesWalker(options: all.options)
         for (user, received) in byRecipient.sorted(by: { $0.key < $1.key }) {
             let events = UserTimeline(streams[user] ?? []).entries.map(\.stored.event).filter { $0.time <= all.options.asOf }
-            let incoming: [(time: Timestamp, subscription: Subscription)] = received.sorted { $0.sender < $1.sender }.map { ($0.transfer.time, $0.transfer.subscription) }
-            for (sign, given) in [(-1, []), (1, incoming)] {
+            let incoming = received.sorted { ($0.sender, $0.transfer.time) < ($1.sender, $1.transfer.time) }
+                .map { SeriesWalker.Incoming(time: $0.transfer.time, until: $0.until, subscription: $0.transfer.subscription) }
+            for (sign, given) in [(-1, [SeriesWalker.Incoming]()), (1, incoming)] {
                 walker.begin(user, incoming: given, sign: sign, flows: false)
                 for e in events { walker.event(e) }
                 walker.end()

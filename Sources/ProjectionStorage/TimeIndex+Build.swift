@@ -21,7 +21,7 @@ extension TimeIndex {
         let log = try ProjectionStore.openForScans(directory, through: through)
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
-        let steps = UserSteps(profile: profile)
+        let steps = UserSteps(profile: profile, includeSandbox: fingerprint.hasSuffix(sandboxMark))
         let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
                                             start: { PartitionWalk() }, add: { w, user, events in walkUser(user, events, steps: steps, into: &w) })
         var builder = TimeIndexBuilder()

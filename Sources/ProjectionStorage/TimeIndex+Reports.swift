@@ -42,12 +42,12 @@ extension TimeIndex {
 
     /// The funnel as of `instant` over the whole log.
     public func funnel(at instant: Timestamp) throws -> FunnelReport {
-        let v = try values(at: instant)
         var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
         var contexts: [String: [Int]] = [:]
         var days: [Int64: (Int, Int)] = [:]
-        for (k, key) in keys.enumerated() where v[k] != 0 {
-            let n = Int(v[k])
+        for k in keyRange(.reached).lowerBound..<keyRange(.cohortConverted).upperBound {
+            let key = keys[k], n = Int(try value(k, at: instant))
+            guard n != 0 else { continue }
             switch key.kind {
             case .reached: reached[Int(key.number)] = n
             case .context: contexts[key.name, default: [Int](repeating: 0, count: reached.count)][Int(key.number)] = n
@@ -75,20 +75,21 @@ extension TimeIndex {
     /// a snapshot's order of summing (the caller folds as before).
     public func revenue(at instant: Timestamp, profile: Profile) throws -> RevenueReport? {
         guard moneyExact else { return nil }
-        let v = try values(at: instant)
         var money: [TimeKey.Kind: [String: Money]] = [:]
         var holders: [TimeKey.Kind: Set<String>] = [:]
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
-        for (k, key) in keys.enumerated() where v[k] != 0 {
+        for k in keyRange(.trialStarted).lowerBound..<keyRange(.mrrHolders).upperBound {
+            let key = keys[k], v = try value(k, at: instant)
+            guard v != 0 else { continue }
             switch key.kind {
-            case .gross, .refunded, .adjustment, .mrr: money[key.kind, default: [:]][key.name] = Money(micros: v[k])
+            case .gross, .refunded, .adjustment, .mrr: money[key.kind, default: [:]][key.name] = Money(micros: v)
             case .grossHolders, .refundedHolders, .adjustmentHolders, .mrrHolders: holders[key.kind, default: []].insert(key.name)
-            case .active: active = Int(v[k])
-            case .trial: trials = Int(v[k])
-            case .churned: churned = Int(v[k])
-            case .trialStarted: started = Int(v[k])
-            case .trialConverted: converted = Int(v[k])
-            case .metric, .reached, .context, .cohortStarted, .cohortConverted: continue
+            case .active: active = Int(v)
+            case .trial: trials = Int(v)
+            case .churned: churned = Int(v)
+            case .trialStarted: started = Int(v)
+            case .trialConverted: converted = Int(v)
+            default: continue
             }
         }
         func sum(_ kind: TimeKey.Kind, _ c: String) -> Money { money[kind]?[c] ?? .zero }

@@ -27,7 +27,7 @@ extension TimeIndex {
     func updated(log: EventLog, profile: Profile, overlayLimit: Int? = nil) throws -> (TimeIndex, Update) {
         let head = log.head.position
         var update = Update()
-        var walker = StepWalker(log: log, steps: UserSteps(profile: profile), head: head)
+        var walker = StepWalker(log: log, steps: UserSteps(profile: profile, includeSandbox: includesSandbox), head: head)
         var builder = TimeIndexBuilder()
         overlay.forEachDelta { builder.carry($0, $1, $2) }
         builder.count(magnitude: overlayMagnitude)

@@ -14,7 +14,11 @@ import SubscriptionDomain
 /// (TimeIndex+Binary.swift, ProjectionStore+TimeIndex.swift).
 public struct TimeIndex: Sendable {
     /// Bump when the index's content or stored form changes: stored indexes of other versions are rebuilt.
-    static let formatVersion = 3
+    static let formatVersion = 4
+    /// The mark at the end of the fingerprint of an index that counts sandbox events too (its own file).
+    static let sandboxMark = "+sandbox"
+    /// Whether the index counts sandbox events too, as a replay with `includeSandbox` does.
+    var includesSandbox: Bool { fingerprint.hasSuffix(Self.sandboxMark) }
 
     /// The projection fingerprint (profile, rules, fold code) the walks were folded with.
     var fingerprint: String

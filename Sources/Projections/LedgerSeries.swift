@@ -21,6 +21,15 @@ public struct LedgerSeries: Sendable {
         public var revenue: RevenueReport
         public var funnel: FunnelReport
         public var retention: Retention
+
+        package init(start: Timestamp, end: Timestamp, counts: [String: Int], revenue: RevenueReport, funnel: FunnelReport, retention: Retention) {
+            self.start = start
+            self.end = end
+            self.counts = counts
+            self.revenue = revenue
+            self.funnel = funnel
+            self.retention = retention
+        }
     }
 
     /// Subscribers whose first paid period started in the bucket, and how many were still
@@ -29,6 +38,11 @@ public struct LedgerSeries: Sendable {
         public var subscribers: Int
         /// Period n at index n − 1, for the periods at least one subscriber of the cohort has behind them.
         public var periods: [Period]
+
+        package init(subscribers: Int, periods: [Period]) {
+            self.subscribers = subscribers
+            self.periods = periods
+        }
     }
 
     public struct Period: Sendable, Equatable {
@@ -39,6 +53,18 @@ public struct LedgerSeries: Sendable {
         public var retained: Int
         /// retained / measured (0 when none was measured).
         public var rate: Double
+
+        package init(period: Int, measured: Int, retained: Int, rate: Double) {
+            self.period = period
+            self.measured = measured
+            self.retained = retained
+            self.rate = rate
+        }
+    }
+
+    package init(buckets: SeriesBuckets, rows: [Bucket]) {
+        self.buckets = buckets
+        self.rows = rows
     }
 }
 

@@ -9,6 +9,11 @@ public struct NotificationSummary: Sendable, Equatable {
     public var inAppOnly: [ScheduledNotification.Kind: Int] = [:]
 
     public func count(_ kind: ScheduledNotification.Kind, _ status: ScheduledNotification.Status) -> Int { byStatus[kind]?[status] ?? 0 }
+
+    package init(byStatus: [ScheduledNotification.Kind: [ScheduledNotification.Status: Int]] = [:], inAppOnly: [ScheduledNotification.Kind: Int] = [:]) {
+        self.byStatus = byStatus
+        self.inAppOnly = inAppOnly
+    }
 }
 
 extension LedgerSnapshot {

@@ -59,10 +59,10 @@ public struct SeriesBuckets: Sendable, Equatable {
     }
 
     /// The day (since 1970-01-01, UTC) holding `t`.
-    static func day(of t: Timestamp) -> Int64 { t.nanoseconds.quotientRoundingDown(nanosPerDay) }
+    package static func day(of t: Timestamp) -> Int64 { t.nanoseconds.quotientRoundingDown(nanosPerDay) }
 
     /// Midnight UTC starting day `d` (saturating).
-    static func midnight(_ d: Int64) -> Timestamp { Timestamp(nanoseconds: d.multipliedSaturated(by: nanosPerDay)) }
+    package static func midnight(_ d: Int64) -> Timestamp { Timestamp(nanoseconds: d.multipliedSaturated(by: nanosPerDay)) }
 
     /// The first bucket boundary after `t`: the next midnight, Monday midnight, or first of a month, quarter or year.
     static func nextBoundary(after t: Timestamp, by: SeriesGranularity) -> Timestamp {

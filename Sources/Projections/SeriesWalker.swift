@@ -29,8 +29,22 @@ package struct SeriesWalker {
     /// Pending retention checks: (instant, period number from 1), in time order.
     private var retention: [(at: Timestamp, period: Int)] = []
     /// Subscriptions transferred to this user (time, subscription), senders in id order: applied
-    /// after the user's own events, as a replay applies them.
-    private var incoming: [(time: Timestamp, subscription: Subscription)] = []
+    /// after the user's own events, as a replay applies them; each until the sender's next
+    /// transfer (`until`), after which the sender's fold hands over that one instead.
+    private var incoming: [Incoming] = []
+
+    /// A subscription transferred to the user at `time`, theirs until `until` (nil: from then on).
+    package struct Incoming: Sendable {
+        var time: Timestamp
+        var until: Timestamp?
+        var subscription: Subscription
+
+        package init(time: Timestamp, until: Timestamp?, subscription: Subscription) {
+            self.time = time
+            self.until = until
+            self.subscription = subscription
+        }
+    }
     /// +1, or −1 to take a walk back out (stocks only: the correction for transfer recipients).
     private var sign = 1
     private var withFlows = true
@@ -41,7 +55,7 @@ package struct SeriesWalker {
     }
 
     /// Starts a user. `incoming`, `sign` and `flows` are for the transfer correction only.
-    package mutating func begin(_ user: String, incoming: [(time: Timestamp, subscription: Subscription)] = [], sign: Int = 1, flows: Bool = true) {
+    package mutating func begin(_ user: String, incoming: [Incoming] = [], sign: Int = 1, flows: Bool = true) {
         fold = UserFold(user: user)
         folded = false
         stock = .none
@@ -56,7 +70,8 @@ package struct SeriesWalker {
 
     /// Folds the user's next event (events come in effect order, none after `asOf`).
     package mutating func event(_ e: Event) {
-        if folded { advance(before: e.time, through: false) }
+        // A subscription received before the user's first event is theirs from its arrival (the stocks change then).
+        if folded || !incoming.isEmpty { advance(before: e.time, through: false) }
         checkRetention(before: e.time)
         folded = true
         if firstEvent.map({ e.time < $0 }) ?? true { firstEvent = e.time }
@@ -111,7 +126,7 @@ package struct SeriesWalker {
     private func effectiveState(at t: Timestamp) -> SubscriberState {
         guard !incoming.isEmpty else { return fold.state }
         var s = fold.state
-        for i in incoming where i.time <= t { _ = decider.receiveTransfer(&s, i.subscription, at: i.time) }
+        for i in incoming where i.time <= t && i.until.map({ t < $0 }) ?? true { _ = decider.receiveTransfer(&s, i.subscription, at: i.time) }
         return s
     }
 
@@ -121,7 +136,9 @@ package struct SeriesWalker {
         while true {
             var next = incoming.isEmpty ? decider.timers(fold.state, after: cursor, upTo: limit).first
                 : decider.timers(effectiveState(at: cursor), after: cursor, upTo: limit).first
-            for i in incoming where i.time > cursor && i.time <= limit { next = min(next ?? i.time, i.time) }
+            for i in incoming {
+                for t in [i.time, i.until] { if let t, t > cursor && t <= limit { next = min(next ?? t, t) } }
+            }
             guard let n = next, through || n < limit else { return }
             cursor = n
             sample(at: n)

@@ -27,6 +27,30 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case active = 13, trial = 14, churned = 15
         /// Monthly recurring revenue in micros in currency `name`, and the active subscriptions holding it.
         case mrr = 16, mrrHolders = 17
+        /// Events that changed the user's gross, refunded or take-home adjustment in currency
+        /// `name` (each counted once, as a series' flows see them: a currency appears in a window's
+        /// revenue when one of them falls in it, even if the changes add up to nothing).
+        case grossChanges = 18, refundedChanges = 19, adjustmentChanges = 20
+        /// Users whose first trial, started on day `number`, converted at the very instant it started.
+        case cohortSameInstant = 21
+        /// A window's funnel (`WindowSteps`): `number` packs (window day, first view day, steps
+        /// reached); `name` is the paywall context (empty: overall). See `TimeKey.window(_:_:_:)`.
+        case windowFunnel = 22
+        /// Retention of the users' first paid period (the series' cohorts, whole log): `number`
+        /// packs (0, day of the first paid start, period); subscribers with period 0.
+        case retentionSubscribers = 23, retentionMeasured = 24, retentionKept = 25
+        /// Entries of the notification schedule: `number` is kind × 3 + status (`TimeKey.notification`);
+        /// and those in-app only, `number` the kind (0: trial ending, 1: payment failed).
+        case notifications = 26, notificationsInApp = 27
+    }
+
+    /// The notification kinds and statuses in the order `notifications` keys number them.
+    package static let notificationKinds: [ScheduledNotification.Kind] = [.trialEnding, .paymentFailed]
+    package static let notificationStatuses: [ScheduledNotification.Status] = [.scheduled, .due, .cancelled]
+
+    /// The key of the schedule's entries of `kind` in `status`.
+    static func notification(_ kind: ScheduledNotification.Kind, _ status: ScheduledNotification.Status) -> TimeKey {
+        TimeKey(kind: .notifications, number: Int64(notificationKinds.firstIndex(of: kind)! * 3 + notificationStatuses.firstIndex(of: status)!))
     }
 
     package var kind: Kind
@@ -42,6 +66,30 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         return a.name < b.name
     }
 
+    /// The window day of a window's first chain (every window start before the user's first funnel event).
+    package static let beforeAnyDay: Int64 = -dayLimit - 1
+    /// The first view day of a funnel that reached no step (a series does not count it).
+    package static let noViewDay: Int64 = dayLimit + 1
+    private static let dayBias: Int64 = 1 << 17
+    /// A `windowFunnel` key's count for a paywall context: this plus the steps reached (0…4); overall: the steps (1…4).
+    package static let contextStep = 8
+
+    /// `number` of a `windowFunnel` or retention key: two days (each within ±`dayLimit` + 1) and a small count (0…31).
+    static func pack(_ day: Int64, _ other: Int64, _ small: Int) -> Int64 {
+        (day + dayBias) << 24 | (other + dayBias) << 5 | Int64(small)
+    }
+
+    /// The parts of a packed `number`: (day, other day, small count).
+    package var unpacked: (day: Int64, other: Int64, small: Int) {
+        ((number >> 24) - Self.dayBias, ((number >> 5) & ((1 << 19) - 1)) - Self.dayBias, Int(number & 31))
+    }
+
+    /// Whether a packed `number` is one `pack` makes from days in range and a count up to `limit`.
+    private func packedValid(limit: Int) -> Bool {
+        let (d, o, s) = unpacked
+        return number >= 0 && Self.pack(d, o, s) == number && abs(d) <= Self.dayLimit + 1 && abs(o) <= Self.dayLimit + 1 && s <= limit
+    }
+
     /// Whether the key is one a build can make (a forged file's keys are refused at reading).
     package var isValid: Bool {
         switch kind {
@@ -52,6 +100,16 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case .gross, .grossHolders, .refunded, .refundedHolders, .adjustment, .adjustmentHolders, .mrr, .mrrHolders:
             return number == 0
         case .trialStarted, .trialConverted, .active, .trial, .churned: return number == 0 && name.isEmpty
+        case .grossChanges, .refundedChanges, .adjustmentChanges: return number == 0
+        case .cohortSameInstant: return abs(number) <= Self.dayLimit && name.isEmpty
+        case .windowFunnel:
+            let steps = unpacked.small
+            return packedValid(limit: Self.contextStep + FunnelProgress.steps.count)
+                && (name.isEmpty && steps >= 1 && steps <= FunnelProgress.steps.count || steps >= Self.contextStep)
+        case .notifications: return number >= 0 && number < 6 && name.isEmpty
+        case .notificationsInApp: return number >= 0 && number < 2 && name.isEmpty
+        case .retentionSubscribers, .retentionMeasured, .retentionKept:
+            return packedValid(limit: LedgerSeries.retentionPeriods) && unpacked.day == 0 && name.isEmpty
         }
     }
 

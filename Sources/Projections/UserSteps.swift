@@ -38,9 +38,12 @@ package struct UserSteps {
     let decider: PlanDecider
     let options: ReplayOptions
 
-    package init(profile: Profile) {
+    /// Walks as a replay under `profile` does; with `includeSandbox`, one that counts sandbox events too.
+    package init(profile: Profile, includeSandbox: Bool = false) {
         decider = PlanDecider(profile: profile)
-        options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
+        var options = ReplayOptions(profile: profile, asOf: Timestamp(nanoseconds: .max))
+        options.includeSandbox = includeSandbox
+        self.options = options
     }
 
     /// Walks `user`'s events (in effect order), with the subscriptions `senders` (in id order)
@@ -69,14 +72,23 @@ package struct UserSteps {
             previous = c
         }
 
+        var windows = WindowSteps(decider: decider, includeSandbox: options.includeSandbox)
+        func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         Self.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
+            windows.checkRetention(before: now, state: fold.state, signed)
             for k in at {
-                let before = fold.transferOut
+                let before = fold.transferOut, books = fold.books, converted = fold.trialConverted
                 fold.apply(events[k], decider, options)
                 if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
+                windows.event(events[k], now: now, fold: fold, books: books, converted: converted, signed)
+            }
+            if !at.isEmpty {
+                windows.notifications(fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
             }
             sample(at: now)
         }
+        windows.checkRetention(before: nil, state: fold.state, signed)
+        windows.finish(signed)
         return outs
     }
 

@@ -185,7 +185,7 @@ enum QueryCommands {
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.plainFormat(a)
         let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
-                                                                        fromIndex: a.has("--from") || a.has("--to") ? nil : { i, q, _ in try i.funnel(at: q.at) }) { $0.funnel() })
+                                                                        fromIndex: { i, q, _ in q.hasWindow ? try i.funnel(at: q.at, from: q.from, to: q.to) : try i.funnel(at: q.at) }) { $0.funnel() })
         let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         switch format {
         case .json, .jsonl:
@@ -237,8 +237,11 @@ enum QueryCommands {
         let format = try Common.rowFormat(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
+        // The two rule sets are folded at the same time (each on the cores it gets).
         let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
-            RuleDiff.compare(try Common.replay(a, asOf: at, profile: pa, directory: dir), try Common.replay(a, asOf: at, profile: pb, directory: dir))
+            let (ra, rb) = try Parallel.both({ try Common.replay(a, asOf: at, profile: pa, directory: dir) },
+                                             { try Common.replay(a, asOf: at, profile: pb, directory: dir) })
+            return RuleDiff.compare(ra, rb)
         })
         switch format {
         case .json, .jsonl:
@@ -271,7 +274,8 @@ enum QueryCommands {
         let r: RevenueReport
         if a.has("--from") || a.has("--to") {
             // A window: money within it, stocks at its end, as the series' buckets sum (one pass per --log).
-            r = RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
+            r = try SeriesCommands.indexedWindowRevenue(a)
+                ?? RevenueReport.merging(try Common.logDirectories(a).map { try SeriesCommands.run(a, directory: $0, emptyWindow: true).windowRevenue() })
         } else {
             r = RevenueReport.merging(try Common.nowReports(a, fromSummary: { s, _, profile in s.revenue(profile: profile) },
                                                               fromIndex: { i, q, profile in try i.revenue(at: q.at, profile: profile) }) { $0.revenue() })

@@ -31,6 +31,9 @@ enum ReportCommand {
         if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
+        if let input = try indexedInput(a, at: at, profile: profile, names: names, other: other) {
+            return try write(input, out: out, heads: input.partitionHeads.isEmpty ? [input.headPosition] : input.partitionHeads.map(\.position), at: at)
+        }
         // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
         var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], summaries: [NotificationSummary] = []
         var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = []
@@ -63,13 +66,18 @@ enum ReportCommand {
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
+        return try write(input, out: out, heads: passes.map(\.head.position), at: at)
+    }
+
+    /// Writes the page of `input` to `out` (- for stdout), and says so naming each log's head.
+    static func write(_ input: ReportInput, out: String, heads: [UInt64], at: Timestamp) throws -> Int32 {
         let page = Array(ReportPage.html(input).utf8)
         if out == "-" {
             Console.out(bytes: page)
             return 0
         }
         try Common.writeOutput(page, to: out, what: "the report")
-        Console.out("wrote \(OneLine.escaped(out)) (\(page.count) bytes): " + zip(dirs, passes).map { pair in "\(pair.0) at head position \(pair.1.head.position)" }.joined(separator: ", ") + ", as of \(at)\n")
+        Console.out("wrote \(OneLine.escaped(out)) (\(page.count) bytes): " + zip(input.logs, heads).map { pair in "\(pair.0) at head position \(pair.1)" }.joined(separator: ", ") + ", as of \(at)\n")
         return 0
     }
 }

@@ -94,6 +94,7 @@ enum SeriesCommands {
             if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.timeIndexWithSandbox = a.has("--include-sandbox")
             indexes.append((store, try store.timeIndex().index))
         }
         let start = from ?? indexes.compactMap { $0.index.firstEvent(upTo: to) }.min()
@@ -109,7 +110,7 @@ enum SeriesCommands {
 
     static func revenue(_ a: ParsedArguments) throws -> Int32 {
         let format = try Common.rowFormat(a)
-        let (s, _) = try series(a)
+        let s = try indexedSeries(a, funnel: false) ?? series(a).0
         switch format {
         case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.revenueSeries(s).printLines()
@@ -134,7 +135,7 @@ enum SeriesCommands {
 
     static func funnel(_ a: ParsedArguments) throws -> Int32 {
         let format = try Common.rowFormat(a)
-        let (s, _) = try series(a)
+        let s = try indexedSeries(a, funnel: true) ?? series(a).0
         switch format {
         case .json: Console.out(ReportJSON.funnelSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.funnelSeries(s).printLines()

@@ -47,9 +47,10 @@ struct IndexQuestion {
 
 extension Common {
     /// Whether a report at another instant than now is read from the time index kept next to the
-    /// projection (sandbox apart). `REPLAY_TOOL_TIME_INDEX=off` folds as before (to compare, or to measure).
+    /// projection (with `--include-sandbox`, the index that counts sandbox events too, a file of
+    /// its own). `REPLAY_TOOL_TIME_INDEX=off` folds as before (to compare, or to measure).
     static func usesTimeIndex(_ a: ParsedArguments) -> Bool {
-        !a.has("--include-sandbox") && ProcessInfo.processInfo.environment["REPLAY_TOOL_TIME_INDEX"] != "off"
+        ProcessInfo.processInfo.environment["REPLAY_TOOL_TIME_INDEX"] != "off"
     }
 
     /// One report per `--log` from its time index (built when it does not match the log's head),
@@ -63,6 +64,7 @@ extension Common {
             try checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.timeIndexWithSandbox = a.has("--include-sandbox")
             if let r = try store.answer({ try fromIndex($0, question, profile) }).answer { return r }
             return try fromSnapshot(try replay(a, asOf: question.at, profile: profile, directory: directory))
         }

@@ -54,25 +54,33 @@ import Platform
     }
 
     /// The index's reports as of random instants, windows and series equal a full fold's.
-    static func expectSameAsFold(_ index: TimeIndex, _ path: String, seed: UInt64, round: Int, _ rng: inout SplitMix64) throws {
+    /// With `sandbox`, the index that counts sandbox events too, against folds with `includeSandbox`.
+    static func expectSameAsFold(_ index: TimeIndex, _ path: String, seed: UInt64, round: Int, sandbox: Bool = false, _ rng: inout SplitMix64) throws {
+        func options(_ at: Timestamp) -> ReplayOptions {
+            var o = ReplayOptions(profile: .handz, asOf: at)
+            o.includeSandbox = sandbox
+            return o
+        }
         for _ in 0..<12 {
             let at = randomInstant(&rng)
-            let full = try Replay.run(directory: path, options: ReplayOptions(profile: .handz, asOf: at))
+            let full = try Replay.run(directory: path, options: options(at))
             #expect(try index.counts(at: at) == full.counts(), "seed \(seed) round \(round): counts at \(at)")
             #expect(try index.funnel(at: at) == full.funnel(), "seed \(seed) round \(round): funnel at \(at)")
             #expect(try index.revenue(at: at, profile: .handz) == full.revenue(), "seed \(seed) round \(round): revenue at \(at)")
+            #expect(try index.notificationSummary(at: at) == full.notificationSummary(), "seed \(seed) round \(round): notifications at \(at)")
             // A window [from, to), as `counts --from --to` asks it (as of the window's end), or open-ended as of --at.
             let a = randomInstant(&rng), b = randomInstant(&rng)
-            var o = ReplayOptions(profile: .handz, asOf: max(a, b))
+            var o = options(max(a, b))
             o.from = min(a, b)
             if rng.next() % 3 != 0 { o.to = max(a, b) }
             let windowed = try Replay.run(directory: path, options: o)
             #expect(try index.counts(at: o.asOf, from: o.from, to: o.to) == windowed.counts(),
                     "seed \(seed) round \(round): counts from \(o.from!) to \(o.to.map(\.description) ?? "-") as of \(o.asOf)")
+            try expectSameWindows(index, path, a, b, rng.next(), sandbox: sandbox, "seed \(seed) round \(round)")
         }
         for by in SeriesGranularity.allCases {
             let end = randomInstant(&rng)
-            var o = ReplayOptions(profile: .handz, asOf: end)
+            var o = options(end)
             o.to = end
             if rng.next() % 2 == 0 { o.from = end - .days(Int(rng.next() % 90) + 1) }
             let totals = try SeriesReplay.run(directory: path, options: o)
@@ -80,6 +88,48 @@ import Platform
             guard let series = totals.series(by: by, from: o.from ?? totals.firstEvent),
                   let buckets = SeriesBuckets(by: by, from: min(o.from ?? totals.firstEvent ?? end, end), to: end) else { continue }
             #expect(try index.countsSeries(buckets) == series.rows.map(\.counts), "seed \(seed) round \(round): counts by \(by) to \(end)")
+            // Revenue (and, without a start, the funnel and retention cohorts) per bucket; a start within a day folds (nil).
+            let what = "seed \(seed) round \(round): series by \(by) from \(o.from.map(\.description) ?? "-") to \(end)"
+            let indexed = try index.series(buckets, from: o.from, funnel: o.from == nil, profile: .handz)
+            #expect((indexed == nil) == (o.from.map { TimeIndex.windowDay($0) == nil } ?? false), "\(what): read unless the start is within a day")
+            if let indexed {
+                #expect(indexed.rows.map(\.revenue) == series.rows.map(\.revenue), "\(what): revenue")
+                if o.from == nil {
+                    #expect(indexed.rows.map(\.funnel) == series.rows.map(\.funnel), "\(what): funnel")
+                    #expect(indexed.rows.map(\.retention) == series.rows.map(\.retention), "\(what): retention")
+                }
+            }
+        }
+    }
+
+    /// The funnel of the window between instants `a` and `b` (open-ended or not, as `bits` picks;
+    /// the start a midnight, or not) as a windowed replay gives it, and the revenue of the window
+    /// (empty when it ends before it starts) as a series pass gives it.
+    static func expectSameWindows(_ index: TimeIndex, _ path: String, _ a: Timestamp, _ b: Timestamp, _ bits: UInt64, sandbox: Bool, _ what: String) throws {
+        let day: Int64 = 86_400_000_000_000
+        var from = min(a, b)
+        if bits & 1 == 0 { from = Timestamp(nanoseconds: from.nanoseconds - ((from.nanoseconds % day) + day) % day) }
+        var o = ReplayOptions(profile: .handz, asOf: max(a, b))
+        o.includeSandbox = sandbox
+        o.from = bits & 2 == 0 ? from : nil
+        if bits & 4 == 0 { o.to = max(a, b) }
+        let midnight = o.from.map { TimeIndex.windowDay($0) != nil } ?? true
+        let funnel = try index.funnel(at: o.asOf, from: o.from, to: o.to)
+        #expect((funnel != nil) == midnight, "\(what): a window from \(o.from.map(\.description) ?? "-") is read unless within a day")
+        if let funnel {
+            #expect(funnel == (try Replay.run(directory: path, options: o).funnel()),
+                    "\(what): funnel from \(o.from.map(\.description) ?? "-") to \(o.to.map(\.description) ?? "-") as of \(o.asOf)")
+        }
+        // `revenue --from/--to`: a series pass as of the window's end, the start possibly after it.
+        var r = ReplayOptions(profile: .handz, asOf: bits & 8 == 0 ? max(a, b) : min(a, b))
+        r.includeSandbox = sandbox
+        r.from = o.from
+        r.to = r.asOf
+        if let revenue = try index.revenue(from: r.from, to: r.asOf, profile: .handz) {
+            #expect(revenue == (try SeriesReplay.run(directory: path, options: r).windowRevenue()),
+                    "\(what): revenue from \(r.from.map(\.description) ?? "-") to \(r.asOf)")
+        } else {
+            #expect(!midnight, "\(what): revenue from \(r.from.map(\.description) ?? "-") is read unless within a day")
         }
     }
 
@@ -91,11 +141,17 @@ import Platform
             // Random lines go in through the import (it rejects the odd one: a transfer to oneself).
             try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 60, sent: base) + Self.moreEvents(&rng, round: 0, count: 60), to: log.path)
             let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+            var sandbox = store
+            sandbox.timeIndexWithSandbox = true
             var sent = base
             for round in 0..<3 {
                 let (index, rebuilt) = try store.timeIndex()
                 #expect(rebuilt == (round == 0), "seed \(seed) round \(round): the first head is built, later ones updated")
                 try Self.expectSameAsFold(index, log.path, seed: seed, round: round, &rng)
+                // The index that counts sandbox events too: a file of its own, updated the same way.
+                let (withSandbox, built) = try sandbox.timeIndex()
+                #expect(built == (round == 0) && sandbox.timeIndexPath != store.timeIndexPath, "seed \(seed) round \(round): the sandbox index is apart")
+                try Self.expectSameAsFold(withSandbox, log.path, seed: seed, round: round, sandbox: true, &rng)
                 #expect(try !store.timeIndex().rebuilt, "seed \(seed) round \(round): the stored index is served for the same head")
                 let lines = ReportSummaries.randomEvents(&rng, round: round + 1, count: 30, sent: sent) + Self.moreEvents(&rng, round: round + 1, count: 30)
                 try ReportSummaries.append(lines, to: log.path)

@@ -1,0 +1,153 @@
+import SubscriptionDomain
+
+/// What one user's walk (`UserSteps.walk`) adds to the time index for windows and series, beyond
+/// their contribution as of an instant: the events that changed a sum of money (a window's
+/// currencies), a trial converted at the instant it started, the window funnels, and the
+/// retention of their first paid period. Each is given to the walk's sink as (key, instant,
+/// difference), like the contribution's steps.
+///
+/// A window's funnel restarts at the window's start: a user's progress over `[from, to)` depends
+/// on both ends. For a start at a midnight (day D), what counts is the first funnel event on or
+/// after D; so the user's funnel events are cut by day, d1 < d2 < … (the days they have one), and
+/// for D in (d(j−1), dj] the user's funnel is the walk from the first event of day dj (chain j),
+/// a step function of the window's end. Chain j is kept as +walk under window day d(j−1) (d0: any
+/// day before) and −walk under window day dj, so that a window from D sums the keys of window days
+/// before D: every chain but the one D selects cancels out. The first chain is also kept by the
+/// day of its first paywall view (the series' funnel cohorts). A user walks one chain per day with
+/// a funnel event, each over the funnel events after it.
+struct WindowSteps {
+    let decider: PlanDecider
+    /// Sandbox events count too (as in a replay with `includeSandbox`).
+    let includeSandbox: Bool
+    /// The funnel events a replay's funnel counts (production ones, or all with `includeSandbox`), in effect order.
+    private var funnelEvents: [Event] = []
+    /// The first paid period's start and its pending retention checks (instant, period), in order.
+    private var paidStart: Timestamp?
+    private var checks: [(at: Timestamp, period: Int)] = []
+    /// The notification schedule's counts (by kind and status, and in-app only) as last given.
+    private var notified: [TimeKey: Int64] = [:]
+
+    init(decider: PlanDecider, includeSandbox: Bool) {
+        self.decider = decider
+        self.includeSandbox = includeSandbox
+    }
+
+    /// Takes in one event just folded into `fold` at `now`; `books` and `converted` are the fold's before it.
+    mutating func event(_ e: Event, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
+                        _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        let rule = fold.state.rule
+        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnelEvents.append(e) }
+        if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
+        if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
+        if fold.books.takehomeAdjustment != books.takehomeAdjustment {
+            Self.changes(fold.books.takehomeAdjustment, books.takehomeAdjustment, .adjustmentChanges, now, emit)
+        }
+        if !converted, fold.trialConverted, let started = fold.trialStartedAt, started == now {
+            emit(TimeKey(kind: .cohortSameInstant, number: SeriesBuckets.day(of: now)), now, 1)
+        }
+        // The first paid period opens the retention cohort (as SeriesWalker.startRetention).
+        if paidStart == nil, rule == .purchaseStartsPro || rule == .trialConverted,
+           let sub = fold.state.subscription, !sub.familyShared, let months = decider.profile.product(sub.product)?.periodMonths {
+            paidStart = e.time
+            let day = SeriesBuckets.day(of: e.time)
+            emit(TimeKey(kind: .retentionSubscribers, number: TimeKey.pack(0, day, 0)), e.time, 1)
+            for n in 1...LedgerSeries.retentionPeriods {
+                checks.append((Timestamp.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace, n))
+            }
+        }
+    }
+
+    /// Checks the retention instants before `limit` (all, when nil) against `state`, which holds
+    /// every event up to them: measured, and kept when in a paid period then.
+    mutating func checkRetention(before limit: Timestamp?, state: SubscriberState, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        guard let start = paidStart, !checks.isEmpty else { return }
+        let day = SeriesBuckets.day(of: start)
+        while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
+            checks.removeFirst()
+            emit(TimeKey(kind: .retentionMeasured, number: TimeKey.pack(0, day, first.period)), first.at, 1)
+            if decider.status(state, at: first.at).planState == .pro && state.subscription?.familyShared != true {
+                emit(TimeKey(kind: .retentionKept, number: TimeKey.pack(0, day, first.period)), first.at, 1)
+            }
+        }
+    }
+
+    /// Gives the change of the notification schedule's counts at `now` (the user's entries after
+    /// the events there), and the entries turning due at their fire times before `next` (the
+    /// user's next event; nil: none).
+    mutating func notifications(_ entries: [NotificationEntry], now: Timestamp, next: Timestamp?, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        var counts: [TimeKey: Int64] = [:]
+        for n in entries {
+            let status: ScheduledNotification.Status = n.cancelled ? .cancelled : (n.fireAt <= now ? .due : .scheduled)
+            counts[TimeKey.notification(n.kind, status), default: 0] += 1
+            if n.inAppOnly { counts[TimeKey(kind: .notificationsInApp, number: n.kind == .trialEnding ? 0 : 1), default: 0] += 1 }
+        }
+        for key in Set(counts.keys).union(notified.keys).sorted() where counts[key, default: 0] != notified[key, default: 0] {
+            emit(key, now, counts[key, default: 0] - notified[key, default: 0])
+        }
+        // Until the next event, an entry changes only by turning due at its fire time.
+        for n in entries where !n.cancelled && n.fireAt > now && (next.map { n.fireAt < $0 } ?? true) {
+            emit(TimeKey.notification(n.kind, .scheduled), n.fireAt, -1)
+            emit(TimeKey.notification(n.kind, .due), n.fireAt, 1)
+            counts[TimeKey.notification(n.kind, .scheduled), default: 0] -= 1
+            counts[TimeKey.notification(n.kind, .due), default: 0] += 1
+        }
+        notified = counts
+    }
+
+    /// Gives the window funnels' chains (see the type's note), summed per key and instant first:
+    /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out.
+    func finish(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        guard !funnelEvents.isEmpty else { return }
+        var sums: [TimeKey: [Timestamp: Int64]] = [:]
+        chains { sums[$0, default: [:]][$1, default: 0] &+= $2 }
+        for (key, steps) in sums {
+            for (t, d) in steps where d != 0 { emit(key, t, d) }
+        }
+    }
+
+    private func chains(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        var starts: [Int] = []
+        for (i, e) in funnelEvents.enumerated() where i == 0 || SeriesBuckets.day(of: funnelEvents[i - 1].time) != SeriesBuckets.day(of: e.time) {
+            starts.append(i)
+        }
+        for (j, s) in starts.enumerated() {
+            let day = SeriesBuckets.day(of: funnelEvents[s].time)
+            let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: funnelEvents[starts[j - 1]].time)
+            chain(from: s, windowDay: before, byView: j == 0, sign: 1, emit)
+            chain(from: s, windowDay: day, byView: false, sign: -1, emit)
+        }
+    }
+
+    /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys.
+    private func chain(from start: Int, windowDay: Int64, byView: Bool, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        var progress = FunnelProgress()
+        var viewDay = TimeKey.noViewDay
+        var held: [TimeKey] = []
+        var i = start
+        while i < funnelEvents.count {
+            let now = funnelEvents[i].time
+            while i < funnelEvents.count, funnelEvents[i].time == now {
+                progress.record(funnelEvents[i])
+                if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
+                i += 1
+            }
+            var keys: [TimeKey] = []
+            if progress.reached > 0 { keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, Int(progress.reached)))) }
+            for p in progress.byContext {
+                keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), name: p.context))
+            }
+            for k in held where !keys.contains(k) { emit(k, now, -sign) }
+            for k in keys where !held.contains(k) { emit(k, now, sign) }
+            held = keys
+        }
+    }
+
+    /// Counts, per currency, a change of the amounts from `before` to `after` (as `SeriesWalker.addDifference` adds one).
+    private static func changes(_ after: [UserBooks.Amount], _ before: [UserBooks.Amount], _ kind: TimeKey.Kind, _ now: Timestamp,
+                                _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        for a in after where a.money != (before.first { $0.currency == a.currency }?.money ?? .zero) {
+            emit(TimeKey(kind: kind, name: a.currency), now, 1)
+        }
+        for b in before where !after.contains(where: { $0.currency == b.currency }) { emit(TimeKey(kind: kind, name: b.currency), now, 1) }
+    }
+}
