@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
-        .testTarget(name: "PostgresSinkTests", dependencies: ["TestKit", "PostgresSink", "SubscriptionDomain", "EventCodec", "EventStore", "Platform"]),
+        .testTarget(name: "PostgresSinkTests", dependencies: ["TestKit", "LedgerFixture", "PostgresSink", "Projections", "SubscriptionDomain", "EventCodec", "EventStore"]),
         .testTarget(name: "LedgerTablesTests", dependencies: ["TestKit", "LedgerFixture", "LedgerTables", "Parquet", "EventStore", "SubscriptionDomain", "EventCodec"]),
         .testTarget(name: "LogProofsTests", dependencies: ["TestKit", "LedgerFixture", "LogProofs", "Transparency", "Cryptography", "EventStore", "Platform", "SubscriptionDomain", "EventCodec"]),
     ],
