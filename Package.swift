@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
         .testTarget(name: "PostgresSinkTests", dependencies: ["TestKit", "LedgerFixture", "PostgresSink", "Projections", "SubscriptionDomain", "EventCodec", "EventStore"]),
         .testTarget(name: "LedgerTablesTests", dependencies: ["TestKit", "LedgerFixture", "LedgerTables", "Parquet", "EventStore", "SubscriptionDomain", "EventCodec"]),
-        .testTarget(name: "LogProofsTests", dependencies: ["TestKit", "LedgerFixture", "LogProofs", "Transparency", "Cryptography", "EventStore", "Platform", "SubscriptionDomain", "EventCodec"]),
+        .testTarget(name: "LogProofsTests", dependencies: ["TestKit", "LedgerFixture", "LogProofs", "Transparency", "Cryptography", "EventStore", "EventCodec"]),
     ],
     swiftLanguageModes: [.v6]
 )

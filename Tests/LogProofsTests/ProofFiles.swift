@@ -2,7 +2,6 @@ import Foundation
 import TestKit
 import LedgerFixture
 import EventStore
-import Platform
 @testable import LogProofs
 
 /// A log of `lines` (the sample story by default) and its proof files, and ways to damage those.

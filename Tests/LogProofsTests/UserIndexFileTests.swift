@@ -2,6 +2,7 @@ import Testing
 import TestKit
 import LedgerFixture
 import EventStore
+import EventCodec
 import Transparency
 @testable import LogProofs
 
@@ -18,7 +19,7 @@ import Transparency
     }
 
     static func users(through size: Int) throws -> Int {
-        Set(try LedgerFixture.story.prefix(size).map { try EventCodecUser.of($0) }).count
+        Set(try LedgerFixture.story.prefix(size).map { try EventCodec.decode($0).user }).count
     }
 
     @Test("built at several sizes, each version counts the users seen by then and is reopened as written")
@@ -113,10 +114,4 @@ import Transparency
             }
         }
     }
-}
-
-import EventCodec
-/// The user of an event line.
-enum EventCodecUser {
-    static func of(_ line: String) throws -> String { try EventCodec.decode(line).user }
 }
