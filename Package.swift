@@ -86,7 +86,9 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Population"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "SubscriptionDomain"]),
         .testTarget(name: "ReplayToolTests", dependencies: ["TestKit", "replay-tool", "AppleChainFixture"]),
-        .testTarget(name: "PostgresSinkTests", dependencies: ["PostgresSink"]),
+        .testTarget(name: "PostgresSinkTests", dependencies: ["TestKit", "LedgerFixture", "PostgresSink", "Projections", "SubscriptionDomain", "EventCodec", "EventStore"]),
+        .testTarget(name: "LedgerTablesTests", dependencies: ["TestKit", "LedgerFixture", "LedgerTables", "Parquet", "EventStore", "SubscriptionDomain", "EventCodec"]),
+        .testTarget(name: "LogProofsTests", dependencies: ["TestKit", "LedgerFixture", "LogProofs", "Transparency", "Cryptography", "EventStore", "EventCodec"]),
     ],
     swiftLanguageModes: [.v6]
 )
