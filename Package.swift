@@ -78,6 +78,8 @@ let package = Package(
         // Store payloads written from Apple's and RevenueCat's public field lists.
         .target(name: "StoreFixtures", dependencies: ["StoreAdapters", "SubscriptionDomain"], path: "Tests/Fixtures/StoreFixtures"),
         .testTarget(name: "SubscriptionDomainTests", dependencies: ["SubscriptionDomain", "EventCodec", "StoreAdapters", "StoreFixtures", "Population", "TestKit"]),
+        .testTarget(name: "EventCodecTests", dependencies: ["TestKit", "EventCodec", "SubscriptionDomain"]),
+        .testTarget(name: "PopulationTests", dependencies: ["TestKit", "Population", "EventCodec", "SubscriptionDomain"]),
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
         // A log filled from canonical lines, folded by the storage's replay.
         .target(name: "LedgerFixture", dependencies: ["TestKit", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"], path: "Tests/Fixtures/LedgerFixture"),
