@@ -37,6 +37,21 @@ import Platform
         return store
     }
 
+    /// The bytes of the folds of the sample logs and a generated population, sorted by user, as
+    /// written when the format was last changed: a change of `UserFold.code` must come with a new
+    /// `ProjectionStore.codeVersion` and a new pin here.
+    static let frozenFoldBytes = "108d6cc3a2fa2fb1cff6bab2b8e404c20cab34b69b424cdab3a78c2f581b58c3"
+
+    @Test func theStoredFormOfAFoldIsTheFrozenOne() throws {
+        var bytes: [UInt8] = []
+        for (_, folds) in try Self.folds() {
+            var w = ProjectionWriter()
+            for f in folds.sorted(by: { $0.user < $1.user }) { w.fold(f) }
+            bytes += w.bytes
+        }
+        #expect(SHA256.hash(bytes).description == Self.frozenFoldBytes, "\(bytes.count) bytes")
+    }
+
     @Test func everyFoldReadsBackEqualInAnyChunkSize() throws {
         var seen = (transfer: 0, sandbox: 0, credits: 0, notifications: 0, charges: 0, contexts: 0, refunded: 0, late: 0)
         for (profile, folds) in try Self.folds() {
