@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "PopulationTests", dependencies: ["TestKit", "Population", "EventCodec", "SubscriptionDomain"]),
         .testTarget(name: "StoreAdaptersTests", dependencies: ["StoreAdapters", "SubscriptionDomain", "StoreFixtures"]),
         // A log filled from canonical lines, folded by the storage's replay.
-        .target(name: "LedgerFixture", dependencies: ["TestKit", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"], path: "Tests/Fixtures/LedgerFixture"),
+        .target(name: "LedgerFixture", dependencies: ["TestKit", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain"], path: "Tests/Fixtures/LedgerFixture"),
         .testTarget(name: "ProjectionsTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "StoreAdapters", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec", "Population"]),
         .testTarget(name: "ProjectionStorageTests", dependencies: ["TestKit", "LedgerFixture", "Platform", "Ingest", "Projections", "ProjectionStorage", "EventStore", "SubscriptionDomain", "EventCodec", "Population"]),
         .testTarget(name: "IngestTests", dependencies: ["TestKit", "Ingest", "Projections", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Population"]),

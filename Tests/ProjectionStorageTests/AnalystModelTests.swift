@@ -33,7 +33,7 @@ import Platform
         var rng = SplitMix64(seed: seed)
         let base = Array(ReportSummaries.base.prefix(300 + Int(rng.next() % 300)))
         let log = try TestLog(base)
-        try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 80, sent: base) + TimeIndexes.moreEvents(&rng, round: 0, count: 80), to: log.path)
+        try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 80, sent: base) + TimeIndexes.moreEvents(&rng, round: 0, count: 80), to: log)
         return log
     }
 
@@ -182,7 +182,7 @@ import Platform
         other.rulesFingerprint = "another"
         ReportSummaries.writeFile(other.analystModelPath, bytes)
         #expect(try other.analystModel().rebuilt, "another fingerprint inside the file")
-        try ReportSummaries.append([#"{"id":"late_1","type":"paywall_viewed","user":"new_user","time":"2026-02-01T00:00:00Z","data":{"context":"x"}}"#], to: log.path)
+        try ReportSummaries.append([#"{"id":"late_1","type":"paywall_viewed","user":"new_user","time":"2026-02-01T00:00:00Z","data":{"context":"x"}}"#], to: log)
         let (grown, rebuiltAfterAppend) = try store.analystModel()
         #expect(rebuiltAfterAppend && grown.position == built.position + 1 && grown.users.contains("new_user"))
     }

@@ -102,15 +102,12 @@ import Ingest
         options.buildEventCache = true
         _ = try Replay.run(directory: log.path, options: options)
         let before = try #require(try DurableFile.read(path: EventCache.path(log.path)))
-        let writer = try EventLog(directory: log.path)
-        let importer = EventImporter(log: writer)
-        var summary = EventImporter.Summary()
-        try importer.importLines(Array(line("99", "refund", "a", "2026-01-20T00:00:00Z", #"{"transaction":"a2"}"#).utf8), file: "more", into: &summary)
-        #expect(summary.appended == 1)
-        #expect(EventCache.reader(log.path, head: writer.head) == nil)
+        #expect(try log.append([line("99", "refund", "a", "2026-01-20T00:00:00Z", #"{"transaction":"a2"}"#)], file: "more").summary.appended == 1)
+        let head = try EventLog(directory: log.path, access: .read).head
+        #expect(EventCache.reader(log.path, head: head) == nil)
         let after = try Replay.run(directory: log.path, options: options)
-        #expect(after.headPosition == writer.head.position && after.counts()["refund"] == 2)
-        #expect(EventCache.reader(log.path, head: writer.head) != nil)
+        #expect(after.headPosition == head.position && after.counts()["refund"] == 2)
+        #expect(EventCache.reader(log.path, head: head) != nil)
         #expect(try DurableFile.read(path: EventCache.path(log.path)) != before)
     }
 

@@ -16,10 +16,8 @@ import Ingest
 
     /// Imports the lines; returns how many were appended (generated retries are duplicates).
     @discardableResult
-    static func append(_ lines: ArraySlice<String>, to path: String) throws -> Int {
-        var summary = EventImporter.Summary()
-        try EventImporter(log: try EventLog(directory: path)).importLines(Array(lines.joined(separator: "\n").utf8), file: "t", into: &summary)
-        return summary.appended
+    static func append(_ lines: ArraySlice<String>, to log: TestLog) throws -> Int {
+        try log.append(Array(lines), file: "t").summary.appended
     }
 
     static func same(_ a: LedgerSnapshot, _ b: LedgerSnapshot) {
@@ -36,13 +34,13 @@ import Ingest
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)
         var offset = 0
         for step in [500, 1, 700, 40] {
-            let appended = try Self.append(Self.lines[offset..<min(offset + step, Self.lines.count)], to: log.path)
+            let appended = try Self.append(Self.lines[offset..<min(offset + step, Self.lines.count)], to: log)
             offset += step
             let r = try store.refresh()
             #expect(r.rebuilt == (offset == 500))
             if offset > 500 { #expect(r.recordsRead == appended) }
         }
-        try Self.append(Self.lines[offset...], to: log.path)
+        try Self.append(Self.lines[offset...], to: log)
         Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
         // and as of an earlier instant, where some users have later events
         Self.same(try store.snapshot(asOf: Timestamp.parse("2026-02-01T00:00:00Z")!), try log.replay(at: "2026-02-01T00:00:00Z"))
@@ -77,9 +75,9 @@ import Ingest
         for split in 1..<Self.transferStory.count {
             let log = try TestLog([])
             let store = ProjectionStore(logDirectory: log.path, profile: .handz)
-            try Self.append(Self.transferStory[..<split], to: log.path)
+            try Self.append(Self.transferStory[..<split], to: log)
             try store.refresh()
-            try Self.append(Self.transferStory[split...], to: log.path)
+            try Self.append(Self.transferStory[split...], to: log)
             for at in ["2026-02-07T00:00:00Z", "2026-01-28T00:00:00Z", "2026-03-02T00:00:00Z"] {
                 let kept = try store.snapshot(asOf: Timestamp.parse(at)!), full = try whole.replay(at: at)
                 #expect(kept.userIDs.map { kept.plan(of: $0) } == full.userIDs.map { full.plan(of: $0) }, "split \(split), at \(at)")
@@ -120,7 +118,7 @@ import Ingest
         let saved = try DurableFile.read(path: store.path)!
         // A crash while writing the next version: a half-written temporary file is left behind.
         _ = FileManager.default.createFile(atPath: store.path + ".tmp", contents: Data(saved.prefix(saved.count / 2)))
-        let appended = try Self.append(Self.lines[400...], to: log.path)
+        let appended = try Self.append(Self.lines[400...], to: log)
         let r = try store.refresh()
         #expect(!r.rebuilt && r.recordsRead == appended)
         Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))

@@ -24,7 +24,7 @@ import Platform
             // Right after the refresh opened the log, another writer appends one paywall view per user,
             // each its user's latest event (so applying it twice would not look out of order).
             let views = (0..<300).map { line("late-view-\($0)", "paywall_viewed", "u_\($0)", "2026-04-30T00:00:00Z", #"{"context":"settings"}"#) }
-            store.afterOpeningLog = { try KeptProjections.append(views[...], to: log.path) }
+            store.afterOpeningLog = { try KeptProjections.append(views[...], to: log) }
             let first = try store.refresh()
             #expect(first.rebuilt)
             store.afterOpeningLog = nil
@@ -38,7 +38,7 @@ import Platform
         let log = try TestLog(Array(Self.lines.prefix(500)))
         let head = try EventLog(directory: log.path, access: .read).head.position
         let before = try log.replay(at: "2026-05-01T00:00:00Z")
-        try KeptProjections.append(Self.lines[500..<900], to: log.path)
+        try KeptProjections.append(Self.lines[500..<900], to: log)
         let pinned = try Replay.run(directory: log.path, options: ReplayOptions(profile: .handz, asOf: Self.instant), through: head)
         #expect(pinned.headPosition == head)
         KeptProjections.same(pinned, before)
@@ -51,7 +51,7 @@ import Platform
         #expect(try store.refresh().rebuilt)
         try FileManager.default.removeItem(atPath: log.path + "/segments")
         // Another log, longer than the first, so position alone would look like a catch-up.
-        try KeptProjections.append(Self.lines[300..<1200], to: log.path)
+        try KeptProjections.append(Self.lines[300..<1200], to: log)
         let r = try store.refresh()
         #expect(r.rebuilt)
         let other = try TestLog(Array(Self.lines[300..<1200]))

@@ -23,12 +23,8 @@ import Ingest
 
     /// Imports the lines into the log at `path` (duplicates are skipped by the import).
     @discardableResult
-    static func append(_ lines: [String], to path: String) throws -> EventImporter.Summary {
-        var summary = EventImporter.Summary()
-        var importer = EventImporter(log: try EventLog(directory: path))
-        importer.batchSize = 7
-        try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "t", into: &summary)
-        return summary
+    static func append(_ lines: [String], to log: TestLog) throws -> EventImporter.Summary {
+        try log.append(lines, file: "t", batch: 7).summary
     }
 
     /// The summary's four reports as of `instant` equal a full rebuild's; returns what the summary's refresh did.
@@ -96,7 +92,7 @@ import Ingest
             var lines = Array(rest.prefix(take))
             rest.removeFirst(min(take, rest.count))
             lines += Self.randomEvents(&rng, round: round, count: Int(rng.next() % 25), sent: sent)
-            if round % 4 != 3 { appended += try Self.append(lines, to: log.path).appended }   // some rounds only move the time
+            if round % 4 != 3 { appended += try Self.append(lines, to: log).appended }   // some rounds only move the time
             sent += lines
             // The instant moves forward by up to 20 days, sometimes not at all.
             now = now + .init(nanoseconds: Int64(rng.next() % (20 * 86_400)) * 1_000_000_000 * Int64(round % 5 == 0 ? 0 : 1))
@@ -142,7 +138,7 @@ import Ingest
                 let new = (0..<k).map { i in
                     #"{"id":"k\#(k)_\#(i)","type":"paywall_viewed","user":"u_\#(i * 7)","time":"2026-06-01T10:00:00Z","data":{"context":"settings"}}"#
                 }
-                #expect(try Self.append(new, to: log.path).appended == k)
+                #expect(try Self.append(new, to: log).appended == k)
                 let r = try Self.expectSameAsRebuild(store, log.path, at: now)
                 #expect(!r.rebuilt && r.recordsRead == k && r.usersRefolded == k && r.streamsRead == k && r.expired == 0 && r.wrote)
                 if let other = seen[k] { #expect(r == other) }
@@ -161,11 +157,11 @@ import Ingest
             #"{"id":"tr_p","type":"purchase","user":"giver","time":"2026-02-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"giver_t","expires":"2026-04-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
             #"{"id":"tr_1","type":"transfer","user":"giver","time":"2026-02-10T00:00:00Z","data":{"to":"taker"}}"#,
         ]
-        try Self.append(lines, to: log.path)
+        try Self.append(lines, to: log)
         let r = try Self.expectSameAsRebuild(store, log.path, at: now)
         #expect(r.usersRefolded == 2)
         // A later transfer of the same subscription to someone else moves it: the first recipient is refolded too.
-        try Self.append([#"{"id":"tr_2","type":"transfer","user":"giver","time":"2026-02-11T00:00:00Z","data":{"to":"u_3"}}"#], to: log.path)
+        try Self.append([#"{"id":"tr_2","type":"transfer","user":"giver","time":"2026-02-11T00:00:00Z","data":{"to":"u_3"}}"#], to: log)
         #expect(try Self.expectSameAsRebuild(store, log.path, at: now).usersRefolded == 3)
         // The recipient's subscription expires with time: a deadline, without a record.
         let expired = try Self.expectSameAsRebuild(store, log.path, at: Self.at("2026-05-01T00:00:00Z"))
@@ -278,7 +274,7 @@ import Ingest
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)
         let now = Self.at("2026-02-25T00:00:00Z")
         try Self.expectSameAsRebuild(store, log.path, at: now)
-        try Self.append([#"{"id":"mv_b1","type":"billing_issue","user":"mover","time":"2026-02-10T00:00:00Z","data":{}}"#], to: log.path)
+        try Self.append([#"{"id":"mv_b1","type":"billing_issue","user":"mover","time":"2026-02-10T00:00:00Z","data":{}}"#], to: log)
         let r = try Self.expectSameAsRebuild(store, log.path, at: now)
         let full = try Replay.run(directory: log.path, options: ReplayOptions(profile: .handz, asOf: now)).notifications().filter { $0.user == "mover" }
         #expect(!r.rebuilt && full.count == 1 && full.first?.fireAt == Self.at("2026-02-10T00:00:00Z"), "\(full)")

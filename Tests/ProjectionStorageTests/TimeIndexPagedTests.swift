@@ -16,7 +16,7 @@ import SubscriptionDomain
         for seed: UInt64 in [2, 13] {
             var rng = SplitMix64(seed: seed)
             let log = try TestLog(Array(ReportSummaries.base.prefix(700)))
-            try ReportSummaries.append(TimeIndexUpdates.lines(&rng, round: 0, count: 120, sent: []), to: log.path)
+            try ReportSummaries.append(TimeIndexUpdates.lines(&rng, round: 0, count: 120, sent: []), to: log)
             let store = ProjectionStore(logDirectory: log.path, profile: .handz)
             let built = try TimeIndex.build(directory: log.path, profile: .handz, fingerprint: store.fingerprint, partitions: 2)
             let steps = try built.memoryBase()

@@ -139,7 +139,7 @@ import Platform
             let base = Array(ReportSummaries.base.prefix(300 + Int(rng.next() % 300)))
             let log = try TestLog(base)
             // Random lines go in through the import (it rejects the odd one: a transfer to oneself).
-            try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 60, sent: base) + Self.moreEvents(&rng, round: 0, count: 60), to: log.path)
+            try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 60, sent: base) + Self.moreEvents(&rng, round: 0, count: 60), to: log)
             let store = ProjectionStore(logDirectory: log.path, profile: .handz)
             var sandbox = store
             sandbox.timeIndexWithSandbox = true
@@ -154,7 +154,7 @@ import Platform
                 try Self.expectSameAsFold(withSandbox, log.path, seed: seed, round: round, sandbox: true, &rng)
                 #expect(try !store.timeIndex().rebuilt, "seed \(seed) round \(round): the stored index is served for the same head")
                 let lines = ReportSummaries.randomEvents(&rng, round: round + 1, count: 30, sent: sent) + Self.moreEvents(&rng, round: round + 1, count: 30)
-                try ReportSummaries.append(lines, to: log.path)
+                try ReportSummaries.append(lines, to: log)
                 sent += lines
             }
         }
@@ -239,7 +239,7 @@ import Platform
         #expect(try !Self.served(shortStore, short.path, "other rules' file under this name"))
         // An earlier head (records appended since): brought up to the new head by walking the
         // users touched (TimeIndexUpdates), not built again.
-        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(300).prefix(20)), to: short.path)
+        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(300).prefix(20)), to: short)
         #expect(try shortStore.refreshedTimeIndex().refresh.update?.recordsRead == 20)
         #expect(try Self.served(shortStore, short.path, "the new head's files"))
     }

@@ -47,7 +47,7 @@ import Platform
             var rng = SplitMix64(seed: seed)
             let base = Array(ReportSummaries.base.prefix(500))
             let log = try TestLog(base)
-            try ReportSummaries.append(Self.lines(&rng, round: 0, count: 80, sent: base), to: log.path)
+            try ReportSummaries.append(Self.lines(&rng, round: 0, count: 80, sent: base), to: log)
             let store = ProjectionStore(logDirectory: log.path, profile: .handz)
             #expect(try store.refreshedTimeIndex().refresh.rebuilt, "seed \(seed): the first query builds")
             var sent = base
@@ -57,7 +57,7 @@ import Platform
                 // Mostly a few records (the overlay grows), sometimes many; now and then merged at once.
                 let count = rng.next() % 4 == 0 ? 40 + Int(rng.next() % 60) : 1 + Int(rng.next() % 8)
                 let lines = Self.lines(&rng, round: round, count: count, sent: sent)
-                try ReportSummaries.append(lines, to: log.path)
+                try ReportSummaries.append(lines, to: log)
                 sent += lines
                 let after = try EventLog(directory: log.path, access: .read).head.position
                 let merge = rng.next() % 3 == 0
@@ -97,7 +97,7 @@ import Platform
         let log = try TestLog(Array(ReportSummaries.base.prefix(300)))
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)
         #expect(try store.refreshedTimeIndex().refresh.rebuilt)
-        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(300).prefix(12)), to: log.path)
+        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(300).prefix(12)), to: log)
         #expect(try store.refreshedTimeIndex().refresh.update?.compacted == false)
         return (log, store, try #require(try DurableFile.read(path: store.timeIndexOverlayPath)))
     }
@@ -139,21 +139,19 @@ import Platform
         let other = try TestLog(Array(ReportSummaries.base.dropFirst(400).prefix(300)))
         let otherStore = ProjectionStore(logDirectory: other.path, profile: .handz)
         #expect(try otherStore.refreshedTimeIndex().refresh.rebuilt)
-        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(700).prefix(12)), to: other.path)
+        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(700).prefix(12)), to: other)
         #expect(try otherStore.refreshedTimeIndex().refresh.update != nil)
         ReportSummaries.writeFile(store.timeIndexOverlayPath, try #require(try DurableFile.read(path: otherStore.timeIndexOverlayPath)))
         #expect(try !Self.overlayServed(store, log.path, "another log's overlay"))
         // An overlay of a later head: a copy of the folder (same records, same base) appended to and brought up.
-        let copy = log.path + "-later"
-        try FileManager.default.copyItem(atPath: log.path, toPath: copy)
-        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let copy = try TestLog(copyOf: log)
         try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(312).prefix(10)), to: copy)
-        let copyStore = ProjectionStore(logDirectory: copy, profile: .handz)
+        let copyStore = ProjectionStore(logDirectory: copy.path, profile: .handz)
         #expect(try copyStore.refreshedTimeIndex().refresh.update?.recordsRead ?? 0 > 0)
         ReportSummaries.writeFile(store.timeIndexOverlayPath, try #require(try DurableFile.read(path: copyStore.timeIndexOverlayPath)))
         #expect(try !Self.overlayServed(store, log.path, "an overlay of a later head"))
         // An overlay of the base before a merge: the merged base alone answers.
-        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(312).prefix(3)), to: log.path)
+        try ReportSummaries.append(Array(ReportSummaries.base.dropFirst(312).prefix(3)), to: log)
         #expect(try store.refreshedTimeIndex(overlayLimit: 0).refresh.update?.compacted == true)
         #expect(!FileManager.default.fileExists(atPath: store.timeIndexOverlayPath))
         ReportSummaries.writeFile(store.timeIndexOverlayPath, bytes)

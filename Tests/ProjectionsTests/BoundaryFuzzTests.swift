@@ -204,17 +204,13 @@ import Ingest
         Self.fold(admitted)
         Self.fold(legacy.map { try! EventCodec.decode($0.payload) })
 
-        let imported = folder + "/imported"
-        var importer = EventImporter(log: try EventLog(directory: imported))
-        importer.profile = .howru
-        importer.batchSize = 7
-        var summary = EventImporter.Summary()
-        var kept = RejectedLineCollector()
-        try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "fuzz", rejected: &kept, into: &summary)
+        let imported = try TestLog([])
+        let result = try imported.append(lines, file: "fuzz", batch: 7, profile: .howru)
+        let summary = result.summary
         #expect(summary.appended + summary.duplicates + summary.rejected == lines.count)
         #expect(summary.appended + summary.duplicates == admitted.count)
-        #expect(kept.rejections.allSatisfy { !$0.description.contains("\n") })
-        try Self.readEverything(imported)
+        #expect(result.rejections.allSatisfy { !$0.description.contains("\n") })
+        try Self.readEverything(imported.path)
 
         let older = folder + "/older"
         let log = try EventLog(directory: older)

@@ -11,12 +11,8 @@ import Ingest
 @Suite struct CatalogDoor {
     static func importing(_ lines: [String], profile: Profile) throws -> (TestLog, EventImporter.Summary, [EventImporter.Rejection]) {
         let dir = try TestLog([])
-        var importer = EventImporter(log: try EventLog(directory: dir.path))
-        importer.profile = profile
-        var summary = EventImporter.Summary()
-        var kept = RejectedLineCollector()
-        try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "in.jsonl", rejected: &kept, into: &summary)
-        return (dir, summary, kept.rejections)
+        let imported = try dir.append(lines, file: "in.jsonl", profile: profile)
+        return (dir, imported.summary, imported.rejections)
     }
 
     static let unlisted = [

@@ -36,14 +36,10 @@ import Ingest
     /// `familySharing: false` a family-shared purchase is rejected at import, naming why.
     @Test func SK_D05_aFamilySharedPurchaseIsRejectedWhereFamilySharingIsNotOffered() throws {
         let dir = try TestLog([])
-        var importer = EventImporter(log: try EventLog(directory: dir.path))
-        importer.profile = .handz
-        var summary = EventImporter.Summary()
-        var kept = RejectedLineCollector()
         let shared = Self.member.replacingOccurrences(of: "com.sportstime.pro.monthly", with: "handz.pro.monthly")
-        try importer.importLines(Array(shared.utf8), file: "in.jsonl", rejected: &kept, into: &summary)
-        #expect(summary.appended == 0 && summary.rejected == 1)
-        #expect(kept.rejections.map(\.reason) == ["field 'data.familyShared': profile handz does not offer Family Sharing (familySharing: false)"])
+        let imported = try dir.append([shared], file: "in.jsonl", profile: .handz)
+        #expect(imported.summary.appended == 0 && imported.summary.rejected == 1)
+        #expect(imported.rejections.map(\.reason) == ["field 'data.familyShared': profile handz does not offer Family Sharing (familySharing: false)"])
     }
 
     /// The field is optional and round-trips through the canonical codec; an event without it

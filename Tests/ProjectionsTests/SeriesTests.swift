@@ -22,12 +22,9 @@ import Ingest
         try ["handz", "howru", "mirrormate", "sportstime", "tomo"].map { name in
             let profile = Profile.named(name)!
             let log = try TestLog([], profile: profile)
-            var importer = EventImporter(log: try EventLog(directory: log.path))
-            importer.profile = profile
-            var summary = EventImporter.Summary(), rejected = RejectedLineCollector()
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/events/\(name).jsonl")))
-            try importer.importLines(bytes, file: name, rejected: &rejected, into: &summary)
-            #expect(rejected.rejections.isEmpty, "\(rejected.rejections)")
+            let imported = try log.append(bytes: bytes, file: name, profile: profile)
+            #expect(imported.rejections.isEmpty, "\(imported.rejections)")
             return (log, profile)
         }
     }

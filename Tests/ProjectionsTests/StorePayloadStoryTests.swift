@@ -27,16 +27,9 @@ struct PayloadStory {
          profile: Profile = .handz) throws {
         log = try existing ?? TestLog([])
         self.profile = profile
-        var importer = EventImporter(log: try EventLog(directory: log.path))
-        importer.source = source
-        importer.profile = profile
-        importer.batchSize = batchSize
-        var s = EventImporter.Summary()
-        var sink = RejectedLineCollector()
-        let text = lines.map(Self.json).joined(separator: "\n")
-        try importer.importLines(Array(text.utf8), file: "story", rejected: &sink, into: &s)
-        summary = s
-        rejected = sink.rejections
+        let imported = try log.append(lines.map(Self.json), file: "story", batch: batchSize, profile: profile, source: source)
+        summary = imported.summary
+        rejected = imported.rejections
     }
 
     static func json(_ o: [String: Any]) -> String {

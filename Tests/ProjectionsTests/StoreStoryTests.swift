@@ -22,16 +22,12 @@ import Ingest
     /// The story in `file` imported from `source`, after `first` (canonical events the app reported) when given.
     static func log(_ file: String, _ source: PayloadSource, after first: String? = nil) throws -> (TestLog, EventImporter.Summary) {
         let log = try TestLog([])
-        var importer = EventImporter(log: try EventLog(directory: log.path))
-        importer.profile = profile
-        var summary = EventImporter.Summary()
         if let first {
-            importer.source = .canonical
-            try importer.importLines([UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + first)!), file: first, into: &summary)
+            let reported = try log.append(bytes: [UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + first)!), file: first, profile: profile)
+            #expect(reported.rejections.isEmpty && reported.summary.duplicates == 0, "\(first): \(reported.rejections)")
         }
-        importer.source = source
-        try importer.importLines([UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + file)!), file: file, into: &summary)
-        return (log, summary)
+        let imported = try log.append(bytes: [UInt8](FileManager.default.contents(atPath: root + "/events/stores/" + file)!), file: file, profile: profile, source: source)
+        return (log, imported.summary)
     }
 
     static let familyMember = "6f1c2d3e-5a4b-4c3d-9e2f-000000000005"
