@@ -15,7 +15,7 @@ enum MetricsCommand {
         name: "metrics",
         summary: "analysts' metrics: subscription and MRR movement, ARR, refund rate, trial conversion, conversion, realized LTV, ARPU",
         positionals: nil,
-        options: Common.query + [QueryCommands.window[0], QueryCommands.window[1], SeriesCommands.by, bySegment, within, lifetime],
+        options: Common.query + [QueryCommands.window[0], QueryCommands.window[1], SeriesCommands.by, bySegment, within, lifetime, Common.asKnownAt],
         details: """
         Flows within [--from, --to) (default: the log's first event to --at, --at included), stocks
         (active subscriptions, MRR, ARR) at the window's end, cohorts (trials, new customers) started
@@ -53,6 +53,10 @@ enum MetricsCommand {
             try Common.checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            // As known at an earlier instant: a model of the log's prefix then, built for this answer only.
+            if let known = try Common.knownThrough(a, directory: directory) {
+                return try AnalystModel.build(directory: directory, profile: profile, partitions: store.partitions, through: known).model
+            }
             return try store.analystModel(spans: spans).model
         }
     }

@@ -160,7 +160,7 @@ enum QueryCommands {
 
     static let counts = CommandSpec(
         name: "counts", summary: "analytics counts (production events only unless --include-sandbox)", positionals: nil,
-        options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option]
+        options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt]
     ) { a in
         if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .counts, segment: segment) }
         if a.has("--by") { return try SeriesCommands.counts(a) }
@@ -177,7 +177,7 @@ enum QueryCommands {
 
     static let funnel = CommandSpec(
         name: "funnel", summary: "paywall_viewed → paywall_cta_tapped → purchase_started → purchase_success, and trials started → converted",
-        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option]
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt]
     ) { a in
         if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .funnel, segment: segment) }
         if a.has("--by") { return try SeriesCommands.funnel(a) }
@@ -214,7 +214,7 @@ enum QueryCommands {
     }
 
     static let notifications = CommandSpec(
-        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.rowQuery
+        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.rowQuery + [Common.asKnownAt]
     ) { a in
         let format = try Common.rowFormat(a)
         let list = ScheduledNotification.merging(try Common.nowReports(a, notifications: true, fromSummary: { s, now, profile in
@@ -264,7 +264,7 @@ enum QueryCommands {
 
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
-        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option],
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt],
         details: "With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the\nsubscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the\nwhole log as of --at."
     ) { a in
         if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .revenue, segment: segment) }

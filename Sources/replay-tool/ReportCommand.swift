@@ -12,7 +12,8 @@ enum ReportCommand {
         positionals: nil,
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
-                  Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only")],
+                  Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only"),
+                  Common.asKnownAt],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
         refunds per currency, churn, retention by start period; tables: revenue, counts, the notification schedule.

@@ -27,7 +27,7 @@ enum SegmentReports {
                 try Common.requireLog(directory)
                 try Common.checkApp(profile, directory: directory)
                 let options = try SeriesCommands.options(a, profile: profile, emptyWindow: true)
-                let pass = try SeriesReplay.run(directory: directory, options: options, segment: segment)
+                let pass = try SeriesReplay.run(directory: directory, options: options, segment: segment, through: Common.knownThrough(a, directory: directory))
                 totals.append(.revenue(pass.total.windowRevenue()))
                 for (v, t) in pass.segments { byValue[v, default: []].append(.revenue(t.windowRevenue())) }
                 continue
@@ -112,7 +112,8 @@ enum SegmentReports {
         for directory in try Common.logDirectories(a) {
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)
-            passes.append(try SeriesReplay.run(directory: directory, options: try SeriesCommands.options(a, profile: profile), segment: segment))
+            passes.append(try SeriesReplay.run(directory: directory, options: try SeriesCommands.options(a, profile: profile), segment: segment,
+                                               through: Common.knownThrough(a, directory: directory)))
         }
         let options = passes[0].total.options
         let start = options.from ?? passes.compactMap(\.total.firstEvent).min()

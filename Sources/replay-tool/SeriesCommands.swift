@@ -34,7 +34,8 @@ enum SeriesCommands {
         try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
         try Common.checkApp(profile, directory: directory)
-        return try SeriesReplay.run(directory: directory, options: options(a, profile: profile, at: at, emptyWindow: emptyWindow), through: through)
+        return try SeriesReplay.run(directory: directory, options: options(a, profile: profile, at: at, emptyWindow: emptyWindow),
+                                    through: through ?? Common.knownThrough(a, directory: directory))
     }
 
     /// A series pass's options: as of `at` (else `--to`, `--at`, now), analytics window `--from`…that end.

@@ -1,0 +1,27 @@
+import EventStore
+import SubscriptionDomain
+
+/// What the log held at an instant of record time (`--as-known-at`): a log only grows at its end,
+/// so what it held at T is a prefix, the records before the first one recorded after T. A report
+/// as known at T is the report over that prefix.
+public enum KnownAt {
+    /// The last position of the log in `directory` that was recorded by `instant` with every
+    /// record before it (0 when the first record is later). Reads the records' frames from the
+    /// first through the first one recorded after `instant` (the whole log when there is none).
+    /// A clock set back can stamp a later record earlier than one before it: such a record, after
+    /// the first one recorded after `instant`, is not counted, since the log did not hold it then.
+    public static func position(directory: String, at instant: Timestamp) throws -> UInt64 {
+        let log = try ProjectionStore.openForScans(directory)
+        var last: UInt64 = 0
+        do {
+            try log.forEach { record in
+                guard Timestamp(milliseconds: record.recorded) <= instant else { throw Later() }
+                last = record.position
+            }
+        } catch is Later {}
+        return last
+    }
+
+    /// Ends the scan at the first record recorded after the instant.
+    private struct Later: Error {}
+}
