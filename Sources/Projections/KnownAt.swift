@@ -25,3 +25,31 @@ public enum KnownAt {
     /// Ends the scan at the first record recorded after the instant.
     private struct Later: Error {}
 }
+
+extension KnownAt {
+    /// A record the log did not hold at the instant asked.
+    public struct LateRecord: Sendable, Equatable {
+        public var position: UInt64
+        public var id: String
+        public var type: String
+        public var user: String
+        /// When the event took effect, and when the log recorded it.
+        public var time: Timestamp
+        public var recorded: Timestamp
+    }
+
+    /// The records after `position` through `through` whose event took effect at or before `effectiveBy`:
+    /// the late records that can change a report as of that instant, in log order.
+    public static func lateRecords(directory: String, after position: UInt64, through: UInt64, effectiveBy: Timestamp) throws -> [LateRecord] {
+        guard through > position else { return [] }
+        let log = try ProjectionStore.openForScans(directory, through: through)
+        var out: [LateRecord] = []
+        try log.forEach(from: position + 1, through: through) { record in
+            let e = try Replay.decode(record)
+            guard e.time <= effectiveBy else { return }
+            out.append(LateRecord(position: record.position, id: e.id, type: e.type.rawValue, user: e.user, time: e.time,
+                                  recorded: Timestamp(milliseconds: record.recorded)))
+        }
+        return out
+    }
+}

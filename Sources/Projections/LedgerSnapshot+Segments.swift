@@ -39,3 +39,11 @@ extension UserSegment {
         return all
     }
 }
+
+extension LedgerSnapshot {
+    /// The snapshot of `users` only (those it holds): every report of it is theirs.
+    public func restricted(to users: Set<String>) -> LedgerSnapshot {
+        let folds = ContiguousArray(self.users.folds.filter { users.contains($0.user) })
+        return LedgerSnapshot(options: options, users: UserPartitions([UserTable(folds: folds)]), headPosition: headPosition)
+    }
+}

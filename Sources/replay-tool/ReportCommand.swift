@@ -13,7 +13,7 @@ enum ReportCommand {
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
                   Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only"),
-                  Common.asKnownAt],
+                  Common.asKnownAt, compareKnownAt, format],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
         refunds per currency, churn, retention by start period; tables: revenue, counts, the notification schedule.
@@ -28,16 +28,18 @@ enum ReportCommand {
         // With --from/--to: the window's flows, its stocks at --to (as counts and revenue with a window).
         let at = try Common.windowEnd(a)
         if let from = try Common.time(a, "--from"), from >= at { throw ToolError.usage("--from \(from) is not before the report's end \(at)") }
-        let out = a.value("--out") ?? "report.html"
+        let json = try checkRestatementOptions(a)
+        let out = a.value("--out") ?? (json ? "-" : "report.html")
         if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
         // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
         var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], summaries: [NotificationSummary] = []
-        var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = []
+        var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = [], snapshots: [LedgerSnapshot] = []
         let dirs = try Common.logDirectories(a)
         for dir in dirs {
             let snapshot = try Common.replay(a, asOf: at, profile: profile, directory: dir)
+            if a.has("--compare-known-at") { snapshots.append(snapshot) }
             // The series read the same records as the snapshot, even if the log grows meanwhile.
             passes.append(try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition, directory: dir))
             counts.append(snapshot.counts())
@@ -64,6 +66,12 @@ enum ReportCommand {
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
+        input.restatement = try restatement(a, at: at, profile: profile, dirs: dirs, now: snapshots)
+        if json, let r = input.restatement {
+            let text = Array((r.json.rendered + "\n").utf8)
+            if out == "-" { Console.out(bytes: text) } else { try Common.writeOutput(text, to: out, what: "the comparison") }
+            return 0
+        }
         let page = Array(ReportPage.html(input).utf8)
         if out == "-" {
             Console.out(bytes: page)
