@@ -43,6 +43,7 @@ public enum ReportPage {
         h += section("MRR, active subscriptions and active trials", stockCharts(r.fine))
         h += section("Revenue and refunds per \(coarse)", revenueCharts(r.coarse))
         h += section("Churn", churnChart(r.fine))
+        h += analystSections(r)
         h += section("Subscription retention by start \(coarse)", retentionTable(r.coarse))
         h += section("Revenue as of the instant", revenueTable(r.revenue))
         h += section("Event counts", countsTable(r.counts))

@@ -16,11 +16,14 @@ enum ReportCommand {
                   Common.asKnownAt, compareKnownAt, format],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
-        refunds per currency, churn, retention by start period; tables: revenue, counts, the notification schedule.
+        refunds per currency, churn, MRR movement, trials by outcome (converted, pending, abandoned), refund rate, ARPU and
+        ARPPU, retention by start period; tables: revenue, counts, the notification schedule.
         The stock, trial and churn charts go by week over a span of up to a year, else by month, quarter or year; the
         revenue charts and the retention table by month over up to three years, else by quarter or year. Every figure
         equals the JSON of counts/funnel/revenue/notifications at --at (and of revenue/funnel --by those widths).
         --from/--to: the window's flows and its stocks at --to, as counts and revenue with a window answer.
+        --as-known-at T: the page as the log's records recorded by T made it. --compare-known-at T: a first section with
+        each headline number as known at T and now, and the late records that changed it (--format json: that alone).
         """
     ) { a in
         let names = a.all("--profile")
@@ -65,6 +68,7 @@ enum ReportCommand {
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
+        input.analysts = try analystWindows(a, fine.buckets, at: at)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         input.restatement = try restatement(a, at: at, profile: profile, dirs: dirs, now: snapshots)
         if json, let r = input.restatement {
