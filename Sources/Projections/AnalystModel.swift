@@ -65,13 +65,14 @@ public struct AnalystModel: Sendable {
     public internal(set) var names: [String] = []
     var ids: [String: Int32] = [:]
     public internal(set) var users: [String] = []
-    var movements: [Movement] = []
-    var trials: [Trial] = []
-    var charges: [Charge] = []
-    var refunds: [Refund] = []
-    var customers: [Customer] = []
-    var cohortMoney: [CohortMoney] = []
-    var activity: [Activity] = []
+    // The fact columns, kept in their stored form (`FixedColumn`) and decoded as a query reads them.
+    var movements = FixedColumn<Movement>([])
+    var trials = FixedColumn<Trial>([])
+    var charges = FixedColumn<Charge>([])
+    var refunds = FixedColumn<Refund>([])
+    var customers = FixedColumn<Customer>([])
+    var cohortMoney = FixedColumn<CohortMoney>([])
+    var activity = FixedColumn<Activity>([])
     var spans: SpanIndex
 
     /// What the model derives from: the projection fingerprint (profile, rules, fold code) and
@@ -101,6 +102,8 @@ public struct AnalystModel: Sendable {
     init(_ all: [AnalystFacts]) {
         spans = SpanIndex()
         var spanRows: [SpanIndex.Row] = []
+        var movements: [Movement] = [], trials: [Trial] = [], charges: [Charge] = [], refunds: [Refund] = []
+        var customers: [Customer] = [], cohortMoney: [CohortMoney] = [], activity: [Activity] = []
         for f in all.sorted(by: { $0.user < $1.user }) {
             let u = Int32(users.count)
             users.append(f.user)
@@ -131,6 +134,9 @@ public struct AnalystModel: Sendable {
             }
             for d in f.activeDays { activity.append(Activity(day: d, user: u)) }
             for (i, s) in f.spans.enumerated() {
+                // Spans name their product and tier by id in the stored model.
+                _ = intern(s.tier)
+                if let p = s.product { _ = intern(p) }
                 let end = i + 1 < f.spans.count ? f.spans[i + 1].start.nanoseconds : Self.never
                 spanRows.append(SpanIndex.Row(span: s, end: end, user: u))
             }
@@ -142,11 +148,13 @@ public struct AnalystModel: Sendable {
         customers.sort { $0.firstSeen < $1.firstSeen }
         cohortMoney.sort { $0.firstSeen < $1.firstSeen }
         activity.sort { $0.day < $1.day }
+        (self.movements, self.trials, self.charges, self.refunds) = (FixedColumn(movements), FixedColumn(trials), FixedColumn(charges), FixedColumn(refunds))
+        (self.customers, self.cohortMoney, self.activity) = (FixedColumn(customers), FixedColumn(cohortMoney), FixedColumn(activity))
         spans = SpanIndex(spanRows)
     }
 
     /// The first index of `array` whose key is at or after `t` (the array sorted by that key).
-    static func lowerBound<T>(_ array: [T], _ t: Int64, _ key: (T) -> Int64) -> Int {
+    static func lowerBound<C: RandomAccessCollection<T>, T>(_ array: C, _ t: Int64, _ key: (T) -> Int64) -> Int where C.Index == Int {
         var lo = 0, hi = array.count
         while lo < hi {
             let mid = (lo + hi) / 2
