@@ -73,10 +73,10 @@ extension AnalystModel {
                 }
             }
         }
-        // Plan states and grace reasons by their place in their enum, products and tiers by name id.
+        // Plan states, grace reasons and auto-renew by frozen one-byte codes, products and tiers by name id.
         try column(spans.rows) { r in
             let s = r.span
-            w.int(Int(r.user)); w.time(s.start); w.int64(r.end); w.byte(UInt8(PlanState.allCases.firstIndex(of: s.planState)!))
+            w.int(Int(r.user)); w.time(s.start); w.int64(r.end); w.byte(Self.code(s.planState))
             w.byte(s.graceReason.map { $0 == .billing ? 1 : 2 } ?? 0)
             w.optional(s.graceEndsAt) { $0.time($1) }
             w.int(s.product.map { Int(ids[$0]!) } ?? -1)
@@ -238,8 +238,7 @@ extension AnalystModel {
             let start = Timestamp(nanoseconds: try p.int64()), end = try p.int64()
             guard end > start.nanoseconds, previous.map({ $0 < (user, start.nanoseconds) }) ?? true else { throw p.unreadable("plan spans out of order") }
             previous = (user, start.nanoseconds)
-            let state = Int(try p.byte())
-            guard state < PlanState.allCases.count else { throw p.unreadable("a plan state of no known kind") }
+            guard let state = Self.planState(code: try p.byte()) else { throw p.unreadable("a plan state of no known kind") }
             let grace = try p.byte()
             guard grace <= 2 else { throw p.unreadable("a grace reason of no known kind") }
             let graceEndsAt = try optionalTime(&p)
@@ -249,12 +248,36 @@ extension AnalystModel {
             let expiresAt = try optionalTime(&p)
             let autoRenew = try p.byte()
             guard autoRenew <= 2 else { throw p.unreadable("an auto-renew flag of no known kind") }
-            let span = AnalystFacts.Span(start: start, planState: PlanState.allCases[state], graceReason: grace == 0 ? nil : grace == 1 ? .billing : .unverified,
+            let span = AnalystFacts.Span(start: start, planState: state, graceReason: grace == 0 ? nil : grace == 1 ? .billing : .unverified,
                                          graceEndsAt: graceEndsAt, product: product < 0 ? nil : m.names[product], tier: m.names[Int(tier)],
                                          expiresAt: expiresAt, autoRenew: autoRenew == 0 ? nil : autoRenew == 1, billingIssue: try p.bool())
             return SpanIndex.Row(span: span, end: end, user: user)
         }
         m.spans = SpanIndex(spanRows)
         return m
+    }
+}
+
+extension AnalystModel {
+    /// A plan state's frozen one-byte code in the stored spans (never its place in `allCases`, which moves when a case is added).
+    static func code(_ s: PlanState) -> UInt8 {
+        switch s {
+        case .guest: 0
+        case .free: 1
+        case .trial: 2
+        case .pro: 3
+        case .proGrace: 4
+        }
+    }
+
+    static func planState(code: UInt8) -> PlanState? {
+        switch code {
+        case 0: .guest
+        case 1: .free
+        case 2: .trial
+        case 3: .pro
+        case 4: .proGrace
+        default: nil
+        }
     }
 }
