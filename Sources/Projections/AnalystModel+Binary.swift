@@ -213,6 +213,7 @@ extension AnalystModel {
             throw unreadable(sections[Section.movements.rawValue].offset + i * Movement.width, "a movement of no known kind")
         }
         guard spans else {
+            m.parts = .metrics
             m.trials = try fixed(.trials, { $0.start }) { (r: Trial) in ids(r.seg) }
             m.charges = try fixed(.charges, { $0.time }) { (r: Charge) in user(r.user) ?? name(r.currency) ?? ids(r.seg) }
             m.refunds = try fixed(.refunds, { $0.chargeTime }) { (r: Refund) in r.sign != 1 && r.sign != -1 ? "a refund of no known sign" : name(r.currency) ?? ids(r.seg) }
@@ -221,6 +222,7 @@ extension AnalystModel {
             m.activity = try fixed(.activity, { $0.day }) { (r: Activity) in user(r.user) }
             return m
         }
+        m.parts = .customerLists
         p = try parser(.users)
         let n = try rows(&p, limit: sections[Section.users.rawValue].length)
         guard n == userCount else { throw p.unreadable("\(n) users where the table says \(userCount)") }

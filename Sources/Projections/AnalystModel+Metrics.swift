@@ -6,6 +6,7 @@ extension AnalystModel {
     /// `segment` when given. Cohort outcomes (trials, conversions, refunds, lifetimes) are as
     /// known at `asOf`; stocks (active subscriptions, MRR) are those just before each window's end.
     public func metrics(bounds: [Int64], asOf: Int64, within: Int64, lifetime: Int64, segment: Segment?) -> [AnalystBreakdown] {
+        precondition(parts != .customerLists, "a model read for customer lists holds no metrics")
         guard bounds.count >= 2 else { return [] }
         let lane = segment.flatMap { Segment.allCases.firstIndex(of: $0) }
         let windows = bounds.count - 1

@@ -81,6 +81,10 @@ public struct AnalystModel: Sendable {
     public internal(set) var position: UInt64 = 0
     var hash = EventStore.SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
 
+    /// What a model read from its file holds: a query reads only its own sections.
+    enum Parts: Sendable { case all, metrics, customerLists }
+    var parts = Parts.all
+
     /// The earliest event of the log (a window's default start), if any.
     public internal(set) var firstEvent: Timestamp?
 

@@ -46,8 +46,8 @@ enum MetricsCommand {
 
     /// Each `--log`'s analysts' model (kept in its projections folder, built when missing or stale),
     /// checked as every report checks its logs; `spans` for customer lists.
-    static func models(_ a: ParsedArguments, spans: Bool = false) throws -> [AnalystModel] {
-        let profile = try Common.profile(a.value("--profile"))
+    static func models(_ a: ParsedArguments, spans: Bool = false, profile: Profile? = nil) throws -> [AnalystModel] {
+        let profile = try profile ?? Common.profile(a.value("--profile"))
         return try Common.logDirectories(a).map { directory in
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)

@@ -68,7 +68,7 @@ enum ReportCommand {
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
-        input.analysts = try analystWindows(a, fine.buckets, at: at)
+        input.analysts = try analystWindows(a, fine.buckets, at: at, profile: profile)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         input.restatement = try restatement(a, at: at, profile: profile, dirs: dirs, now: snapshots)
         if json, let r = input.restatement {
