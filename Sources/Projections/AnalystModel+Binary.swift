@@ -91,7 +91,7 @@ extension AnalystModel {
         t.int64(Int64(bitPattern: position))
         t.raw(hash.bytes)
         t.optional(firstEvent) { $0.time($1) }
-        t.count(users.count)
+        t.count(userCount)
         t.count(table.count)
         for s in table { t.int64(Int64(s.offset)); t.int64(Int64(s.length)); t.uint32(s.crc) }
         let tableCRC = CRC32C.checksum(t.bytes)
@@ -129,6 +129,7 @@ extension AnalystModel {
         m.hash = EventStore.SHA256.Digest(bytes: Array(try t.raw(32)))
         m.firstEvent = try t.bool() ? Timestamp(nanoseconds: try t.int64()) : nil
         let userCount = try t.count()
+        m.userCount = userCount
         guard try t.count() == Section.allCases.count else { throw t.unreadable("another number of sections") }
         var sections: [(offset: Int, length: Int, crc: UInt32)] = []
         var next = Self.magic.count

@@ -78,6 +78,8 @@ extension AnalystModel {
             }
         }
 
+        // The distinct paying and active customers of a window, as bits over the user ids.
+        var paying = UserBits(users: userCount), seen = UserBits(users: userCount)
         for w in 0..<windows {
             let lo = bounds[w], hi = bounds[w + 1]
             // Trials started within the window, with their outcome as known at asOf.
@@ -91,7 +93,8 @@ extension AnalystModel {
                 }
             }
             // Charges within the window: paid transactions, revenue, paying customers.
-            var paying = Set<Int32>(), payingBySeg: [Int32: Set<Int32>] = [:]
+            paying.removeAll()
+            var payingBySeg: [Int32: Set<Int32>] = [:]
             var c = Self.lowerBound(charges, lo) { $0.time }
             while c < charges.count, charges[c].time < hi {
                 let ch = charges[c]
@@ -140,7 +143,7 @@ extension AnalystModel {
             }
             // Customers with an event on a day the window touches (ARPU's denominator; all users only).
             let firstDay = lo.quotientRoundingDown(86_400_000_000_000), lastDay = (hi &- 1).quotientRoundingDown(86_400_000_000_000)
-            var seen = Set<Int32>()
+            seen.removeAll()
             var a = Self.lowerBound(activity, firstDay) { $0.day }
             while a < activity.count, activity[a].day <= lastDay {
                 seen.insert(activity[a].user)

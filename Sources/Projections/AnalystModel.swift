@@ -65,6 +65,8 @@ public struct AnalystModel: Sendable {
     public internal(set) var names: [String] = []
     var ids: [String: Int32] = [:]
     public internal(set) var users: [String] = []
+    /// The number of users (every user id is below it), also when `users` was not read.
+    var userCount = 0
     // The fact columns, kept in their stored form (`FixedColumn`) and decoded as a query reads them.
     var movements = FixedColumn<Movement>([])
     var trials = FixedColumn<Trial>([])
@@ -111,6 +113,7 @@ public struct AnalystModel: Sendable {
         for f in all.sorted(by: { $0.user < $1.user }) {
             let u = Int32(users.count)
             users.append(f.user)
+            userCount = users.count
             if let t = f.firstSeen { firstEvent = min(firstEvent ?? t, t) }
             for m in f.movements {
                 movements.append(Movement(time: m.time.nanoseconds, kind: m.kind, currency: intern(m.currency), mrr: m.mrr, user: u, seg: seg(m.segments)))
