@@ -12,7 +12,8 @@ extension ProjectionStore {
     /// makes), of this format and fingerprint (profile, rules, fold code), and its head is the
     /// log's head (same position, same chain hash). Otherwise it is built from the log (through
     /// the event cache) and saved; a file that cannot be saved leaves the answer standing.
-    /// `spans: false` when no customer list is asked: the stored spans are then checked, not parsed.
+    /// `spans: false` when no customer list is asked: only the sections metrics need are read
+    /// (each checked by its CRC); `spans: true` reads only those customer lists need.
     public func analystModel(spans: Bool = true) throws -> (model: AnalystModel, rebuilt: Bool) {
         let log = try Self.openForScans(logDirectory)
         try afterOpeningLog?()

@@ -18,7 +18,7 @@ package struct AnalystFacts: Sendable {
     }
 
     /// The user's first free trial and how it ended.
-    struct Trial: Sendable, Equatable {
+    package struct Trial: Sendable, Equatable {
         var start: Timestamp
         /// The first paid renewal after it (rule TRIAL-CONVERTED), if any.
         var convertedAt: Timestamp?
@@ -28,7 +28,7 @@ package struct AnalystFacts: Sendable {
     }
 
     /// A charge the books record (a purchase, a renewal, an upgrade charged at once, a credit pack).
-    struct Charge: Sendable, Equatable {
+    package struct Charge: Sendable, Equatable {
         var time: Timestamp
         var currency: String
         var micros: Int64

@@ -6,6 +6,7 @@ extension AnalystModel {
     /// `segment` when given. Cohort outcomes (trials, conversions, refunds, lifetimes) are as
     /// known at `asOf`; stocks (active subscriptions, MRR) are those just before each window's end.
     public func metrics(bounds: [Int64], asOf: Int64, within: Int64, lifetime: Int64, segment: Segment?) -> [AnalystBreakdown] {
+        precondition(parts != .customerLists, "a model read for customer lists holds no metrics")
         guard bounds.count >= 2 else { return [] }
         let lane = segment.flatMap { Segment.allCases.firstIndex(of: $0) }
         let windows = bounds.count - 1
@@ -77,6 +78,8 @@ extension AnalystModel {
             }
         }
 
+        // The distinct paying and active customers of a window, as bits over the user ids.
+        var paying = UserBits(users: userCount), seen = UserBits(users: userCount)
         for w in 0..<windows {
             let lo = bounds[w], hi = bounds[w + 1]
             // Trials started within the window, with their outcome as known at asOf.
@@ -90,7 +93,8 @@ extension AnalystModel {
                 }
             }
             // Charges within the window: paid transactions, revenue, paying customers.
-            var paying = Set<Int32>(), payingBySeg: [Int32: Set<Int32>] = [:]
+            paying.removeAll()
+            var payingBySeg: [Int32: Set<Int32>] = [:]
             var c = Self.lowerBound(charges, lo) { $0.time }
             while c < charges.count, charges[c].time < hi {
                 let ch = charges[c]
@@ -139,7 +143,7 @@ extension AnalystModel {
             }
             // Customers with an event on a day the window touches (ARPU's denominator; all users only).
             let firstDay = lo.quotientRoundingDown(86_400_000_000_000), lastDay = (hi &- 1).quotientRoundingDown(86_400_000_000_000)
-            var seen = Set<Int32>()
+            seen.removeAll()
             var a = Self.lowerBound(activity, firstDay) { $0.day }
             while a < activity.count, activity[a].day <= lastDay {
                 seen.insert(activity[a].user)

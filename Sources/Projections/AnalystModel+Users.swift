@@ -6,6 +6,7 @@ extension AnalystModel {
     /// `churnedSince`, from the churn movements since then), not from every user, unless the filter
     /// names no access state (trial, pro, pro_grace).
     public func customers(at instant: Timestamp, where filter: CustomerFilter, after: String? = nil, limit: Int = .max) -> (rows: [CustomerRow], more: Bool) {
+        precondition(parts != .metrics, "a model read for metrics holds no customer lists")
         let t = instant.nanoseconds
         var candidates: [Int] = []
         var churnTimes: [Int: Int64] = [:]

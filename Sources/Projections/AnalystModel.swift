@@ -119,13 +119,16 @@ public struct AnalystModel: Sendable {
     public package(set) var names: [String] = []
     package var ids: [String: Int32] = [:]
     public package(set) var users: [String] = []
-    package var movements: [Movement] = []
-    package var trials: [Trial] = []
-    package var charges: [Charge] = []
-    package var refunds: [Refund] = []
-    package var customers: [Customer] = []
-    package var cohortMoney: [CohortMoney] = []
-    package var activity: [Activity] = []
+    /// The number of users (every user id is below it), also when `users` was not read.
+    package var userCount = 0
+    // The fact columns, kept in their stored form (`FixedColumn`) and decoded as a query reads them.
+    package var movements = FixedColumn<Movement>([])
+    package var trials = FixedColumn<Trial>([])
+    package var charges = FixedColumn<Charge>([])
+    package var refunds = FixedColumn<Refund>([])
+    package var customers = FixedColumn<Customer>([])
+    package var cohortMoney = FixedColumn<CohortMoney>([])
+    package var activity = FixedColumn<Activity>([])
     package var spans: SpanIndex
 
     /// What the model derives from: the projection fingerprint (profile, rules, fold code) and
@@ -133,6 +136,10 @@ public struct AnalystModel: Sendable {
     package var fingerprint = ""
     public package(set) var position: UInt64 = 0
     package var hash = EventStore.SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
+
+    /// What a model read from its file holds: a query reads only its own sections.
+    package enum Parts: Sendable { case all, metrics, customerLists }
+    package var parts = Parts.all
 
     /// The earliest event of the log (a window's default start), if any.
     public package(set) var firstEvent: Timestamp?
@@ -155,9 +162,12 @@ public struct AnalystModel: Sendable {
     package init(_ all: [AnalystFacts]) {
         spans = SpanIndex()
         var spanRows: [SpanIndex.Row] = []
+        var movements: [Movement] = [], trials: [Trial] = [], charges: [Charge] = [], refunds: [Refund] = []
+        var customers: [Customer] = [], cohortMoney: [CohortMoney] = [], activity: [Activity] = []
         for f in all.sorted(by: { $0.user < $1.user }) {
             let u = Int32(users.count)
             users.append(f.user)
+            userCount = users.count
             if let t = f.firstSeen { firstEvent = min(firstEvent ?? t, t) }
             for m in f.movements {
                 movements.append(Movement(time: m.time.nanoseconds, kind: m.kind, currency: intern(m.currency), mrr: m.mrr, user: u, seg: seg(m.segments)))
@@ -185,6 +195,9 @@ public struct AnalystModel: Sendable {
             }
             for d in f.activeDays { activity.append(Activity(day: d, user: u)) }
             for (i, s) in f.spans.enumerated() {
+                // Spans name their product and tier by id in the stored model.
+                _ = intern(s.tier)
+                if let p = s.product { _ = intern(p) }
                 let end = i + 1 < f.spans.count ? f.spans[i + 1].start.nanoseconds : Self.never
                 spanRows.append(SpanIndex.Row(span: s, end: end, user: u))
             }
@@ -196,11 +209,13 @@ public struct AnalystModel: Sendable {
         customers.sort { $0.firstSeen < $1.firstSeen }
         cohortMoney.sort { $0.firstSeen < $1.firstSeen }
         activity.sort { $0.day < $1.day }
+        (self.movements, self.trials, self.charges, self.refunds) = (FixedColumn(movements), FixedColumn(trials), FixedColumn(charges), FixedColumn(refunds))
+        (self.customers, self.cohortMoney, self.activity) = (FixedColumn(customers), FixedColumn(cohortMoney), FixedColumn(activity))
         spans = SpanIndex(spanRows)
     }
 
     /// The first index of `array` whose key is at or after `t` (the array sorted by that key).
-    static func lowerBound<T>(_ array: [T], _ t: Int64, _ key: (T) -> Int64) -> Int {
+    static func lowerBound<C: RandomAccessCollection<T>, T>(_ array: C, _ t: Int64, _ key: (T) -> Int64) -> Int where C.Index == Int {
         var lo = 0, hi = array.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -22,5 +22,5 @@ package struct UserPartitions: Sendable {
     var count: Int { tables.reduce(0) { $0 + $1.count } }
     var users: [String] { tables.flatMap(\.users) }
     /// Every fold, partition after partition.
-    var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
+    package var folds: FlattenSequence<[ContiguousArray<UserFold>]> { tables.map(\.folds).joined() }
 }

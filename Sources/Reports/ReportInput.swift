@@ -27,6 +27,10 @@ public struct ReportInput: Sendable {
     public var coarse: LedgerSeries
     /// With a second profile: its name and the users whose plan differs under it.
     public var comparison: (profile: String, differences: [PlanDifference])?
+    /// With `--compare-known-at`: the headline numbers as known then and now, and the late records.
+    public var restatement: Restatement?
+    /// The analysts' metrics (`metrics --by`) of each bucket of `fine`, when the page shows them.
+    public var analysts: [AnalystMetrics]?
 
     public init(logs: [String], profile: String, instant: Timestamp, headPosition: UInt64, headHash: String,
                 counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: NotificationSummary,

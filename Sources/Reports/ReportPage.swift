@@ -36,12 +36,14 @@ public enum ReportPage {
         <p class="note">Every figure is what \(r.from.map { "<code>replay-tool counts|funnel|revenue --from <time>\(e($0.description))</time> --to <time>\(e(r.instant.description))</time></code> and <code>notifications --at <time>\(e(r.instant.description))</time></code>" } ?? "<code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code>") (and the same with <code>--by \(r.fine.buckets.by.rawValue)</code> or <code>--by \(r.coarse.buckets.by.rawValue)</code>) prints for this log at this head; definitions in docs/rules.md.</p>
 
         """
+        if let restatement = r.restatement { h += section("As known at \(restatement.knownAt) and now", restatementSection(restatement)) }
         h += section("Paywall funnel by context", funnelCharts(r.funnel))
         let (fine, coarse) = (r.fine.buckets.by.rawValue, r.coarse.buckets.by.rawValue)
         h += section("Trial conversion by \(fine)ly cohort".replacingOccurrences(of: "dayly", with: "daily"), trialChart(r.fine))
         h += section("MRR, active subscriptions and active trials", stockCharts(r.fine))
         h += section("Revenue and refunds per \(coarse)", revenueCharts(r.coarse))
         h += section("Churn", churnChart(r.fine))
+        h += analystSections(r)
         h += section("Subscription retention by start \(coarse)", retentionTable(r.coarse))
         h += section("Revenue as of the instant", revenueTable(r.revenue))
         h += section("Event counts", countsTable(r.counts))

@@ -13,7 +13,8 @@ import SubscriptionDomain
 extension ReportCommand {
     static func indexedInput(_ a: ParsedArguments, at: Timestamp, profile: Profile, names: [String], other: Profile?) throws -> ReportInput? {
         let from = try Common.time(a, "--from"), to = try Common.time(a, "--to")
-        guard Common.usesTimeIndex(a), from == nil else { return nil }
+        // A comparison with what was known at T needs the folds of now (`restatement`).
+        guard Common.usesTimeIndex(a), from == nil, !a.has("--compare-known-at") else { return nil }
         let dirs = try Common.logDirectories(a)
         var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], summaries: [NotificationSummary] = []
         var logs: [(store: ProjectionStore, index: TimeIndex)] = []
@@ -61,6 +62,7 @@ extension ReportCommand {
             headPosition: logs[0].index.position, headHash: logs[0].index.chainHash.description,
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
+        input.analysts = try analystWindows(a, fine.buckets, at: at, profile: profile)
         if dirs.count > 1 { input.partitionHeads = logs.map { ($0.index.position, $0.index.chainHash.description) } }
         return input
     }

@@ -16,7 +16,7 @@ enum MetricsCommand {
         name: "metrics",
         summary: "analysts' metrics: subscription and MRR movement, ARR, refund rate, trial conversion, conversion, realized LTV, ARPU",
         positionals: nil,
-        options: Common.query + [QueryCommands.window[0], QueryCommands.window[1], SeriesCommands.by, bySegment, within, lifetime],
+        options: Common.query + [QueryCommands.window[0], QueryCommands.window[1], SeriesCommands.by, bySegment, within, lifetime, Common.asKnownAt],
         details: """
         Flows within [--from, --to) (default: the log's first event to --at, --at included), stocks
         (active subscriptions, MRR, ARR) at the window's end, cohorts (trials, new customers) started
@@ -47,13 +47,17 @@ enum MetricsCommand {
 
     /// Each `--log`'s analysts' model (kept in its projections folder, built when missing or stale),
     /// checked as every report checks its logs; `spans` for customer lists.
-    static func models(_ a: ParsedArguments, spans: Bool = false) throws -> [AnalystModel] {
-        let profile = try Common.profile(a.value("--profile"))
+    static func models(_ a: ParsedArguments, spans: Bool = false, profile: Profile? = nil) throws -> [AnalystModel] {
+        let profile = try profile ?? Common.profile(a.value("--profile"))
         return try Common.logDirectories(a).map { directory in
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            // As known at an earlier instant: a model of the log's prefix then, built for this answer only.
+            if let known = try Common.knownThrough(a, directory: directory) {
+                return try AnalystModel.build(directory: directory, profile: profile, partitions: store.partitions, through: known).model
+            }
             return try store.analystModel(spans: spans).model
         }
     }

@@ -164,8 +164,9 @@ enum QueryCommands {
 
     static let counts = CommandSpec(
         name: "counts", summary: "analytics counts (production events only unless --include-sandbox)", positionals: nil,
-        options: Common.rowQuery + window + [SeriesCommands.by]
+        options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt]
     ) { a in
+        if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .counts, segment: segment) }
         if a.has("--by") { return try SeriesCommands.counts(a) }
         let format = try Common.plainFormat(a)
         let counts = LedgerSnapshot.mergingCounts(try Common.nowReports(a, fromSummary: { s, _, _ in s.counts() },
@@ -180,36 +181,44 @@ enum QueryCommands {
 
     static let funnel = CommandSpec(
         name: "funnel", summary: "paywall_viewed → paywall_cta_tapped → purchase_started → purchase_success, and trials started → converted",
-        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by]
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt]
     ) { a in
+        if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .funnel, segment: segment) }
         if a.has("--by") { return try SeriesCommands.funnel(a) }
         let format = try Common.plainFormat(a)
         let report = FunnelReport.merging(try Common.nowReports(a, fromSummary: { s, _, _ in s.funnel() },
                                                                         fromIndex: { i, q, _ in q.hasWindow ? try i.funnel(at: q.at, from: q.from, to: q.to) : try i.funnel(at: q.at) }) { $0.funnel() })
-        let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
         switch format {
         case .json, .jsonl:
             Console.out(JSON.object(ReportJSON.funnel(report)).rendered + "\n")
         case .table, .csv:
-            var t = TextTable(headers: ["context", "step", "users", "rate"])
-            func add(_ context: String, _ steps: [FunnelReport.Step]) {
-                for s in steps { t.rows.append([context, s.name, "\(s.users)", String(format: "%.1f%%", s.rate * 100)]) }
-            }
-            add("all", report.steps)
-            for (c, steps) in report.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
-            t.rows.append(["all", "trial_started", "\(report.trialsStarted)", "100.0%"])
-            t.rows.append(["all", "trial_converted", "\(report.trialsConverted)", String(format: "%.1f%%", rate * 100)])
-            for c in report.cohorts {
-                t.rows.append(["week of \(c.week)", "trial_converted", "\(c.converted) of \(c.started)",
-                               String(format: "%.1f%%", Rates.trialConversion(started: c.started, converted: c.converted) * 100)])
-            }
-            Console.out(t.render(format))
+            Console.out(TextTable(headers: funnelHeaders, rows: funnelRows(report)).render(format))
         }
         return 0
     }
 
+    static let funnelHeaders = ["context", "step", "users", "rate"]
+
+    /// The plain funnel's table rows: each context's steps, the trials, the weekly trial cohorts.
+    static func funnelRows(_ report: FunnelReport) -> [[String]] {
+        var rows: [[String]] = []
+        let rate = Rates.trialConversion(started: report.trialsStarted, converted: report.trialsConverted)
+        func add(_ context: String, _ steps: [FunnelReport.Step]) {
+            for s in steps { rows.append([context, s.name, "\(s.users)", String(format: "%.1f%%", s.rate * 100)]) }
+        }
+        add("all", report.steps)
+        for (c, steps) in report.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
+        rows.append(["all", "trial_started", "\(report.trialsStarted)", "100.0%"])
+        rows.append(["all", "trial_converted", "\(report.trialsConverted)", String(format: "%.1f%%", rate * 100)])
+        for c in report.cohorts {
+            rows.append(["week of \(c.week)", "trial_converted", "\(c.converted) of \(c.started)",
+                         String(format: "%.1f%%", Rates.trialConversion(started: c.started, converted: c.converted) * 100)])
+        }
+        return rows
+    }
+
     static let notifications = CommandSpec(
-        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.rowQuery
+        name: "notifications", summary: "the notification schedule (trial_ending, payment_failed) as of --at", positionals: nil, options: Common.rowQuery + [Common.asKnownAt]
     ) { a in
         let format = try Common.rowFormat(a)
         let list = ScheduledNotification.merging(try Common.nowReports(a, notifications: true, fromSummary: { s, now, profile in
@@ -262,13 +271,14 @@ enum QueryCommands {
 
     static let revenue = CommandSpec(
         name: "revenue", summary: "gross, refunded and net revenue per currency, MRR, active subscriptions and trials, churn",
-        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by],
+        positionals: nil, options: Common.rowQuery + window + [SeriesCommands.by, SegmentReports.option, Common.asKnownAt],
         details: """
             With --from/--to: money (gross, refunded, net) and trial conversion of the window [--from, --to), MRR and the
             subscriber counts as of --to (default --at); the sum of the --by buckets over the same window. Without: the
             whole log as of --at.
             """
     ) { a in
+        if let segment = try MetricsCommand.segment(a) { return try SegmentReports.run(a, .revenue, segment: segment) }
         if a.has("--by") { return try SeriesCommands.revenue(a) }
         let format = try Common.plainFormat(a)
         let r: RevenueReport

@@ -12,14 +12,18 @@ enum ReportCommand {
         positionals: nil,
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
-                  Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only")],
+                  Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only"),
+                  Common.asKnownAt, compareKnownAt, format],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
-        refunds per currency, churn, retention by start period; tables: revenue, counts, the notification schedule.
+        refunds per currency, churn, MRR movement, trials by outcome (converted, pending, abandoned), refund rate, ARPU and
+        ARPPU, retention by start period; tables: revenue, counts, the notification schedule.
         The stock, trial and churn charts go by week over a span of up to a year, else by month, quarter or year; the
         revenue charts and the retention table by month over up to three years, else by quarter or year. Every figure
         equals the JSON of counts/funnel/revenue/notifications at --at (and of revenue/funnel --by those widths).
         --from/--to: the window's flows and its stocks at --to, as counts and revenue with a window answer.
+        --as-known-at T: the page as the log's records recorded by T made it. --compare-known-at T: a first section with
+        each headline number as known at T and now, and the late records that changed it (--format json: that alone).
         """
     ) { a in
         let names = a.all("--profile")
@@ -27,7 +31,8 @@ enum ReportCommand {
         // With --from/--to: the window's flows, its stocks at --to (as counts and revenue with a window).
         let at = try Common.windowEnd(a)
         if let from = try Common.time(a, "--from"), from >= at { throw ToolError.usage("--from \(from) is not before the report's end \(at)") }
-        let out = a.value("--out") ?? "report.html"
+        let json = try checkRestatementOptions(a)
+        let out = a.value("--out") ?? (json ? "-" : "report.html")
         if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
@@ -36,10 +41,11 @@ enum ReportCommand {
         }
         // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
         var counts: [[String: Int]] = [], funnels: [FunnelReport] = [], revenues: [RevenueReport] = [], summaries: [NotificationSummary] = []
-        var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = []
+        var passes: [SeriesTotals] = [], differences: [[PlanDifference]] = [], snapshots: [LedgerSnapshot] = []
         let dirs = try Common.logDirectories(a)
         for dir in dirs {
             let snapshot = try Common.replay(a, asOf: at, profile: profile, directory: dir)
+            if a.has("--compare-known-at") { snapshots.append(snapshot) }
             // The series read the same records as the snapshot, even if the log grows meanwhile.
             passes.append(try SeriesCommands.run(a, profile: profile, at: at, through: snapshot.headPosition, directory: dir))
             counts.append(snapshot.counts())
@@ -65,7 +71,14 @@ enum ReportCommand {
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
+        input.analysts = try analystWindows(a, fine.buckets, at: at, profile: profile)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
+        input.restatement = try restatement(a, at: at, profile: profile, dirs: dirs, now: snapshots)
+        if json, let r = input.restatement {
+            let text = Array((r.json.rendered + "\n").utf8)
+            if out == "-" { Console.out(bytes: text) } else { try Common.writeOutput(text, to: out, what: "the comparison") }
+            return 0
+        }
         return try write(input, out: out, heads: passes.map(\.head.position), at: at)
     }
 

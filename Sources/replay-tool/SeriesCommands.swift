@@ -35,6 +35,12 @@ enum SeriesCommands {
         try Common.requireLog(directory)
         let profile = try profile ?? Common.profile(a.value("--profile"))
         try Common.checkApp(profile, directory: directory)
+        return try SeriesReplay.run(directory: directory, options: options(a, profile: profile, at: at, emptyWindow: emptyWindow),
+                                    through: through ?? Common.knownThrough(a, directory: directory))
+    }
+
+    /// A series pass's options: as of `at` (else `--to`, `--at`, now), analytics window `--from`…that end.
+    static func options(_ a: ParsedArguments, profile: Profile, at: Timestamp? = nil, emptyWindow: Bool = false) throws -> ReplayOptions {
         let to = try at ?? Common.windowEnd(a)
         let from = try Common.time(a, "--from")
         if let from, from >= to, !emptyWindow { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
@@ -45,7 +51,7 @@ enum SeriesCommands {
         options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         // The series reads each user's events in effect order: from the event cache, built when missing.
         options.buildEventCache = true
-        return try SeriesReplay.run(directory: directory, options: options, through: through)
+        return options
     }
 
     static func counts(_ a: ParsedArguments) throws -> Int32 {
@@ -68,11 +74,14 @@ enum SeriesCommands {
         case .json: Console.out(json.rendered + "\n")
         case .jsonl: json.printLines()
         case .table, .csv:
-            let names = LedgerSnapshot.metricNames
-            Console.out(TextTable(headers: ["start", "end"] + names,
-                                  rows: rows.map { b in [b.start.description, b.end.description] + names.map { "\(b.counts[$0] ?? 0)" } }).render(format))
+            Console.out(TextTable(headers: ["start", "end"] + LedgerSnapshot.metricNames, rows: countsRows(rows)).render(format))
         }
         return 0
+    }
+
+    /// A counts series' table rows: one per bucket, a column per metric.
+    static func countsRows(_ rows: [(start: Timestamp, end: Timestamp, counts: [String: Int])]) -> [[String]] {
+        rows.map { b in [b.start.description, b.end.description] + LedgerSnapshot.metricNames.map { "\(b.counts[$0] ?? 0)" } }
     }
 
     /// The counts series from each `--log`'s time index, summed bucket by bucket: the buckets a
@@ -115,22 +124,29 @@ enum SeriesCommands {
         case .json: Console.out(ReportJSON.revenueSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.revenueSeries(s).printLines()
         case .table, .csv:
-            var t = TextTable(headers: ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned", "churn rate",
-                                        "trial conversion"])
-            for b in s.rows {
-                let r = b.revenue
-                let stocks = ["\(r.activeSubscriptions)", "\(r.activeTrials)", "\(r.churnedSubscribers)", percent(r.churnRate), percent(r.trialConversionRate)]
-                // Every bucket lists every currency of the series; a series without money still
-                // shows each bucket's stocks (one line, the currency left empty).
-                let lines = r.lines.isEmpty ? [nil] : r.lines.map { Optional($0) }
-                for l in lines {
-                    let money = l.map { l in [l.gross, l.refunded, l.net, l.mrr].map { MoneyCell.text($0, l.currency, format) } } ?? Array(repeating: "0.00", count: 4)
-                    t.rows.append([b.start.description, b.end.description, l?.currency ?? ""] + money + stocks)
-                }
-            }
-            Console.out(t.render(format))
+            Console.out(TextTable(headers: revenueHeaders, rows: revenueRows(s, format)).render(format))
         }
         return 0
+    }
+
+    static let revenueHeaders = ["start", "end", "currency", "gross", "refunded", "net", "mrr", "active subscriptions", "active trials", "churned",
+                                 "churn rate", "trial conversion"]
+
+    /// A revenue series' table rows: one per bucket and currency.
+    static func revenueRows(_ s: LedgerSeries, _ format: OutputFormat) -> [[String]] {
+        s.rows.flatMap { b in revenueRows(b.revenue, start: b.start.description, end: b.end.description, format) }
+    }
+
+    /// One revenue report's rows (one per currency, stocks repeated), behind `start` and `end`.
+    static func revenueRows(_ r: RevenueReport, start: String, end: String, _ format: OutputFormat) -> [[String]] {
+        let stocks = ["\(r.activeSubscriptions)", "\(r.activeTrials)", "\(r.churnedSubscribers)", percent(r.churnRate), percent(r.trialConversionRate)]
+        // Every bucket lists every currency of the series; a series without money still
+        // shows each bucket's stocks (one line, the currency left empty).
+        let lines = r.lines.isEmpty ? [nil] : r.lines.map { Optional($0) }
+        return lines.map { l in
+            let money = l.map { l in [l.gross, l.refunded, l.net, l.mrr].map { MoneyCell.text($0, l.currency, format) } } ?? Array(repeating: "0.00", count: 4)
+            return [start, end, l?.currency ?? ""] + money + stocks
+        }
     }
 
     static func funnel(_ a: ParsedArguments) throws -> Int32 {
@@ -140,25 +156,32 @@ enum SeriesCommands {
         case .json: Console.out(ReportJSON.funnelSeries(s).rendered + "\n")
         case .jsonl: ReportJSON.funnelSeries(s).printLines()
         case .table, .csv:
-            var t = TextTable(headers: ["start", "end", "cohort", "context", "step", "users", "rate"])
-            for b in s.rows {
-                let (start, end) = (b.start.description, b.end.description)
-                func add(_ context: String, _ steps: [FunnelReport.Step]) {
-                    for st in steps { t.rows.append([start, end, "first paywall view", context, st.name, "\(st.users)", percent(st.rate)]) }
-                }
-                add("all", b.funnel.steps)
-                for (c, steps) in b.funnel.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
-                let f = b.funnel
-                t.rows.append([start, end, "trial start", "all", "trial_converted", "\(f.trialsConverted) of \(f.trialsStarted)",
-                               percent(Rates.trialConversion(started: f.trialsStarted, converted: f.trialsConverted))])
-                for p in b.retention.periods {
-                    t.rows.append([start, end, "first paid period (\(b.retention.subscribers))", "all", "retained after \(p.period)",
-                                   "\(p.retained) of \(p.measured)", percent(p.rate)])
-                }
-            }
-            Console.out(t.render(format))
+            Console.out(TextTable(headers: funnelHeaders, rows: funnelRows(s)).render(format))
         }
         return 0
+    }
+
+    static let funnelHeaders = ["start", "end", "cohort", "context", "step", "users", "rate"]
+
+    /// A funnel series' table rows: per bucket, its paywall cohort's steps, trials and retention.
+    static func funnelRows(_ s: LedgerSeries) -> [[String]] {
+        var rows: [[String]] = []
+        for b in s.rows {
+            let (start, end) = (b.start.description, b.end.description)
+            func add(_ context: String, _ steps: [FunnelReport.Step]) {
+                for st in steps { rows.append([start, end, "first paywall view", context, st.name, "\(st.users)", percent(st.rate)]) }
+            }
+            add("all", b.funnel.steps)
+            for (c, steps) in b.funnel.byContext.sorted(by: { $0.key < $1.key }) { add(c, steps) }
+            let f = b.funnel
+            rows.append([start, end, "trial start", "all", "trial_converted", "\(f.trialsConverted) of \(f.trialsStarted)",
+                         percent(Rates.trialConversion(started: f.trialsStarted, converted: f.trialsConverted))])
+            for p in b.retention.periods {
+                rows.append([start, end, "first paid period (\(b.retention.subscribers))", "all", "retained after \(p.period)",
+                             "\(p.retained) of \(p.measured)", percent(p.rate)])
+            }
+        }
+        return rows
     }
 
     static func percent(_ r: Double) -> String { String(format: "%.1f%%", r * 100) }

@@ -9,7 +9,7 @@ extension Common {
     /// past `--at`): then it is answered from the report summary kept next to the projection.
     /// `REPLAY_TOOL_REPORT_SUMMARY=off` folds as for any other instant (to compare, or to measure).
     static func asksNow(_ a: ParsedArguments) -> Bool {
-        !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox") && (a.value("--at").map { $0 == "now" } ?? true)
+        !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox") && !a.has("--as-known-at") && (a.value("--at").map { $0 == "now" } ?? true)
             && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off"
     }
 
@@ -50,7 +50,7 @@ extension Common {
     /// projection (with `--include-sandbox`, the index that counts sandbox events too, a file of
     /// its own). `REPLAY_TOOL_TIME_INDEX=off` folds as before (to compare, or to measure).
     static func usesTimeIndex(_ a: ParsedArguments) -> Bool {
-        ProcessInfo.processInfo.environment["REPLAY_TOOL_TIME_INDEX"] != "off"
+        !a.has("--as-known-at") && ProcessInfo.processInfo.environment["REPLAY_TOOL_TIME_INDEX"] != "off"
     }
 
     /// One report per `--log` from its time index (built when it does not match the log's head),

@@ -203,7 +203,9 @@ enum Common {
         try checkApp(profile, directory: directory)
         let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")
-        if from == nil && to == nil && !a.has("--include-sandbox") {
+        // As known at an earlier instant: a fold of the log's prefix then (the kept projection is of the head).
+        let known = try knownThrough(a, directory: directory)
+        if from == nil && to == nil && !a.has("--include-sandbox") && known == nil {
             var store = ProjectionStore(logDirectory: directory, profile: profile)
             store.partitions = partitions
             return try store.snapshot(asOf: asOf)
@@ -213,6 +215,6 @@ enum Common {
         options.to = to
         options.includeSandbox = a.has("--include-sandbox")
         options.partitions = partitions
-        return try Replay.run(directory: directory, options: options)
+        return try Replay.run(directory: directory, options: options, through: known)
     }
 }

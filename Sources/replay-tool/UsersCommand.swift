@@ -15,7 +15,7 @@ enum UsersCommand {
         name: "users",
         summary: "customer lists: the users in a plan state, in a trial ending before an instant, churned since, … as of --at",
         positionals: nil,
-        options: Common.query + [whereOption, limit, after],
+        options: Common.query + [whereOption, limit, after, Common.asKnownAt],
         details: """
         Conditions (--where, repeatable) must all hold as of --at. Users print in id order; with --limit,
         JSON's next (the last user printed, or null at the end) is the --after of the next page.

@@ -51,7 +51,10 @@ import TestKit
         for (path, args) in [("/users/dora/state?at=2026-02-06T12:00:00Z", ["state", "--user", "dora", "--at", "2026-02-06T12:00:00Z"]),
                              ("/users/carol/history", ["history", "--user", "carol"]),
                              ("/reports/counts", ["counts"]), ("/reports/revenue?by=month&to=2026-03-01T00:00:00Z", ["revenue", "--by", "month", "--to", "2026-03-01T00:00:00Z"]),
-                             ("/reports/funnel?at=2026-02-06T12:00:00Z", ["funnel", "--at", "2026-02-06T12:00:00Z"])] {
+                             ("/reports/funnel?at=2026-02-06T12:00:00Z", ["funnel", "--at", "2026-02-06T12:00:00Z"]),
+                             ("/reports/metrics?by=month&by-segment=offer&within=3d&at=2026-03-01T00:00:00Z",
+                              ["metrics", "--by", "month", "--by-segment", "offer", "--within", "3d", "--at", "2026-03-01T00:00:00Z"]),
+                             ("/reports/revenue?by-segment=product&as-known-at=2026-01-01T00:00:00Z", ["revenue", "--by-segment", "product", "--as-known-at", "2026-01-01T00:00:00Z"])] {
             let served = try served.request("GET", path, token: ServedLedger.apiKey)
             let printed = Tool.run(args + ["--log", log, "--profile", Self.stores, "--format", "json"], now: nil)
             #expect(served.status == 200 && served.body + "\n" == printed.out, "\(path): \(served.body.prefix(200)) vs \(printed.out.prefix(200))")

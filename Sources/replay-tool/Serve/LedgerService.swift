@@ -80,11 +80,12 @@ struct LedgerService: Sendable {
             guard apiKey.admits(request) else { return Self.unauthorized }
             guard let user = request.queryValue("user"), !user.isEmpty else { return ServedJSON.error(400, "entitlements needs ?user=U") }
             return entitlements(user)
-        case "/reports/counts", "/reports/funnel", "/reports/revenue":
+        case "/reports/counts", "/reports/funnel", "/reports/revenue", "/reports/metrics":
             if let refused = only("GET") { return refused }
             guard apiKey.admits(request) else { return Self.unauthorized }
             var args = [String(path.dropFirst("/reports/".count))]
-            for name in ["at", "from", "to", "by"] {
+            // The command's own options (one a command does not take is its usage error: 400).
+            for name in ["at", "from", "to", "by", "by-segment", "as-known-at", "within", "lifetime"] {
                 if let v = request.queryValue(name) { args += ["--" + name, v] }
             }
             return command(args)
