@@ -47,15 +47,15 @@ let package = Package(
         .target(name: "Projections", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "MemoryPrefetch"]),
         // The kept files derived from the log (event cache, projection, time index, analysts' model,
         // report summary), their formats, builds and updates, and the rules fingerprint.
-        .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "MemoryPrefetch", "Population"]),
+        .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "Population"]),
         // Lines in, records out: import and follow, batching, the stores' payloads, rejected lines.
-        .target(name: "Ingest", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Projections"]),
+        .target(name: "Ingest", dependencies: ["EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Projections"]),
         .target(name: "PostgresSink", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections", "ProjectionStorage"]),
         .target(name: "Reports", dependencies: ["Projections", "SubscriptionDomain", "EventCodec"]),
         .target(name: "LogProofs", dependencies: ["Platform", "EventStore", "Projections", "SubscriptionDomain", "EventCodec", "Transparency", "Cryptography"]),
         .target(name: "LedgerTables", dependencies: ["EventStore", "SubscriptionDomain", "EventCodec", "Parquet"]),
         .executableTarget(name: "replay-tool", dependencies: ["Platform", "StoreAdapters", "Ingest", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "ProjectionStorage", "Reports", "PostgresSink",
-                                                              "Cryptography", "StoreSignature", "Transparency", "Parquet", "CSVTable", "HTTPServer",
+                                                              "StoreSignature", "Transparency", "Parquet", "CSVTable", "HTTPServer",
                                                               "LogProofs", "LedgerTables", "Population"]),
         .executableTarget(name: "ledger-bench", dependencies: ["Ingest", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "ProjectionStorage", "Population"], path: "Benchmarks/ledger-bench"),
         .executableTarget(name: "p256-bench", dependencies: ["Cryptography", "StoreSignature"], path: "Benchmarks/p256-bench"),

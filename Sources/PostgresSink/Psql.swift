@@ -73,16 +73,8 @@ public struct Psql: Sendable {
         var buffer: [UInt8] = []
         func flush() throws {
             guard !writeFailed else { return }
-            var at = 0
-            while at < buffer.count {
-                let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + at, $0.count - at) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    writeFailed = true   // psql has gone (an error stopped it): its stderr says why
-                    break
-                }
-                at += n
-            }
+            // A failed write means psql has gone (an error stopped it): its stderr says why.
+            do { try buffer.withUnsafeBytes { try StandardStream.writeAll(fd, $0) } } catch { writeFailed = true }
             buffer.removeAll(keepingCapacity: true)
         }
         var thrown: Error?

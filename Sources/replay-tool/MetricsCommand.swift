@@ -69,7 +69,7 @@ enum MetricsCommand {
         let lifetime = try duration(a, "--lifetime", default: 30 * 86_400_000_000_000)
         let granularity: SeriesGranularity?
         if let name = a.value("--by") {
-            guard let g = SeriesGranularity(rawValue: name) else { throw ToolError.usage("--by '\(name)' is not one of day, week, month") }
+            guard let g = SeriesGranularity(rawValue: name) else { throw ToolError.usage("--by '\(name)' is not one of \(SeriesGranularity.namesText)") }
             granularity = g
         } else {
             granularity = nil

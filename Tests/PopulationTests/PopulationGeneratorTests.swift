@@ -7,8 +7,9 @@ import EventCodec
 /// gives the same events, every event passes the import door's checks, and each user's events come
 /// in time order but for the delivery faults the generator adds on purpose.
 @Suite struct PopulationGeneration {
-    @Test(arguments: [Profile.handz, .mirrormate, .tomo, .howru])
-    func theSameSeedGivesTheSameLinesAndAnotherSeedOthers(profile: Profile) {
+    @Test(arguments: ["handz", "mirrormate", "tomo", "howru"])
+    func theSameSeedGivesTheSameLinesAndAnotherSeedOthers(app: String) throws {
+        let profile = try #require(Profile.named(app))
         let lines = { (seed: UInt64) in PopulationGenerator(profile: profile, users: 200, seed: seed).events().map { EventCodec.encode($0) } }
         let a = lines(7), b = lines(7), c = lines(8)
         #expect(a == b, "seed 7")
@@ -16,8 +17,9 @@ import EventCodec
         #expect(a.count > 200)
     }
 
-    @Test(arguments: [Profile.handz, .mirrormate, .tomo, .howru])
-    func everyGeneratedLineDecodesToItselfAndPassesTheDoorsChecks(profile: Profile) throws {
+    @Test(arguments: ["handz", "mirrormate", "tomo", "howru"])
+    func everyGeneratedLineDecodesToItselfAndPassesTheDoorsChecks(app: String) throws {
+        let profile = try #require(Profile.named(app))
         for event in PopulationGenerator(profile: profile, users: 300, seed: 42).events() {
             let line = EventCodec.encode(event)
             let back = try EventCodec.decode(line)

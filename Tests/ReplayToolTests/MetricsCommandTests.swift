@@ -85,7 +85,7 @@ import TestKit
             (["metrics", "--lifetime", "0d"], "--lifetime '0d' is not a duration"),
             (["metrics", "--lifetime", "36501d"], "--lifetime '36501d'"),
             (["metrics", "--by-segment", "color"], "--by-segment 'color' is not one of product"),
-            (["metrics", "--by", "fortnight"], "--by 'fortnight'"),
+            (["metrics", "--by", "fortnight"], "--by 'fortnight' is not one of day, week, month, quarter, year"),
             (["users", "--where", "nope=1"], "--where key 'nope' is not one of"),
             (["users", "--where", "planState=gold"], "--where planState 'gold' is not one of"),
             (["users", "--where", "planState"], "--where 'planState' is not KEY=VALUE"),
