@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "TransparencyTests", dependencies: ["TestKit", "Transparency", "Cryptography"], resources: [.copy("Resources")]),
         .testTarget(name: "ParquetTests", dependencies: ["TestKit", "Parquet"]),
         .testTarget(name: "CSVTableTests", dependencies: ["CSVTable"]),
+        .testTarget(name: "PlatformTests", dependencies: ["TestKit", "Platform"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestKit", "Platform", "HTTPServer"]),
         .testTarget(name: "EventStoreTests", dependencies: ["TestKit", "EventStore", "Cryptography"]),
         // Store payloads written from Apple's and RevenueCat's public field lists.
