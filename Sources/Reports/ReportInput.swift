@@ -29,6 +29,8 @@ public struct ReportInput: Sendable {
     public var comparison: (profile: String, differences: [PlanDifference])?
     /// With `--compare-known-at`: the headline numbers as known then and now, and the late records.
     public var restatement: Restatement?
+    /// With `--as-known-at`: the record time the page is as known at (its head is that prefix's).
+    public var knownAt: Timestamp?
     /// The analysts' metrics (`metrics --by`) of each bucket of `fine`, when the page shows them.
     public var analysts: [AnalystMetrics]?
 

@@ -30,10 +30,10 @@ public enum ReportPage {
         <dl class="meta" data-label="meta">
         <dt>log</dt><dd>\(e(r.logs.joined(separator: ", ")))</dd>
         <dt>profile</dt><dd>\(e(r.profile))\(r.comparison.map { " (compared with \(e($0.profile)))" } ?? "")</dd>
-        <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>\(r.from.map { "\n<dt>window</dt><dd>from <time>\(e($0.description))</time> to <time>\(e(r.instant.description))</time></dd>" } ?? "")
+        <dt>as of</dt><dd><time>\(e(r.instant.description))</time></dd>\(r.from.map { "\n<dt>window</dt><dd>from <time>\(e($0.description))</time> to <time>\(e(r.instant.description))</time></dd>" } ?? "")\(r.knownAt.map { "\n<dt>as known at</dt><dd><time>\(e($0.description))</time>: the log's records recorded by then (the head below is that prefix's)</dd>" } ?? "")
         \(headLines(r))
         </dl>
-        <p class="note">Every figure is what \(r.from.map { "<code>replay-tool counts|funnel|revenue --from <time>\(e($0.description))</time> --to <time>\(e(r.instant.description))</time></code> and <code>notifications --at <time>\(e(r.instant.description))</time></code>" } ?? "<code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code>") (and the same with <code>--by \(r.fine.buckets.by.rawValue)</code> or <code>--by \(r.coarse.buckets.by.rawValue)</code>) prints for this log at this head; definitions in docs/rules.md.</p>
+        <p class="note">Every figure is what \(r.from.map { "<code>replay-tool counts|funnel|revenue --from <time>\(e($0.description))</time> --to <time>\(e(r.instant.description))</time></code> and <code>notifications --at <time>\(e(r.instant.description))</time></code>" } ?? "<code>replay-tool counts|funnel|revenue|notifications --at <time>\(e(r.instant.description))</time></code>") (and the same with <code>--by \(r.fine.buckets.by.rawValue)</code> or <code>--by \(r.coarse.buckets.by.rawValue)</code>) prints for this log at this head\(r.knownAt.map { ", with <code>--as-known-at <time>\(e($0.description))</time></code>" } ?? ""); definitions in docs/rules.md.</p>
 
         """
         if let restatement = r.restatement { h += section("As known at \(restatement.knownAt) and now", restatementSection(restatement)) }

@@ -71,6 +71,7 @@ enum ReportCommand {
             counts: LedgerSnapshot.mergingCounts(counts), funnel: FunnelReport.merging(funnels), revenue: RevenueReport.merging(revenues),
             notifications: NotificationSummary.merging(summaries), fine: fine, coarse: coarse, comparison: comparison)
         input.from = try Common.time(a, "--from")
+        input.knownAt = try Common.time(a, "--as-known-at")
         input.analysts = try analystWindows(a, fine.buckets, at: at, profile: profile)
         if dirs.count > 1 { input.partitionHeads = passes.map { ($0.head.position, $0.head.hash.description) } }
         input.restatement = try restatement(a, at: at, profile: profile, dirs: dirs, now: snapshots)
@@ -90,7 +91,7 @@ enum ReportCommand {
             return 0
         }
         try Common.writeOutput(page, to: out, what: "the report")
-        Console.out("wrote \(OneLine.escaped(out)) (\(page.count) bytes): " + zip(input.logs, heads).map { pair in "\(pair.0) at head position \(pair.1)" }.joined(separator: ", ") + ", as of \(at)\n")
+        Console.out("wrote \(OneLine.escaped(out)) (\(page.count) bytes): " + zip(input.logs, heads).map { pair in "\(pair.0) at head position \(pair.1)" }.joined(separator: ", ") + ", as of \(at)" + (input.knownAt.map { " as known at \($0)" } ?? "") + "\n")
         return 0
     }
 }

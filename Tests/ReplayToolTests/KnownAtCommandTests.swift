@@ -55,7 +55,12 @@ import TestKit
         // The report names the head it read: the early log's.
         let page = Self.tool(["report", "--log", grown, "--as-known-at", "2026-04-01T00:00:00Z", "--out", "-"]).out
         let earlyPage = Self.tool(["report", "--log", early, "--out", "-"]).out
-        #expect(page.replacingOccurrences(of: grown, with: early) == earlyPage)
+        // It says it is as known at T, and is otherwise the early log's page.
+        let knownAtLine = "\n<dt>as known at</dt><dd><time>2026-04-01T00:00:00Z</time>: the log's records recorded by then (the head below is that prefix's)</dd>"
+        let knownAtNote = ", with <code>--as-known-at <time>2026-04-01T00:00:00Z</time></code>"
+        #expect(page.contains(knownAtLine) && page.contains(knownAtNote))
+        #expect(page.replacingOccurrences(of: grown, with: early).replacingOccurrences(of: knownAtLine, with: "")
+                    .replacingOccurrences(of: knownAtNote, with: "") == earlyPage)
         // Before anything was recorded: nothing.
         let none = Tool.json(Self.tool(["counts", "--log", grown, "--format", "json", "--as-known-at", "2026-01-01T00:00:00Z"]).out) as? [String: Int]
         #expect(none?.values.allSatisfy { $0 == 0 } == true && none?.isEmpty == false)

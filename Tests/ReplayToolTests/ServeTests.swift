@@ -72,6 +72,13 @@ import TestKit
         let kept = try FileManager.default.contentsOfDirectory(atPath: log + "/rejected").filter { $0.hasSuffix(".jsonl") }
         let keptText = try String(contentsOfFile: log + "/rejected/" + kept[0], encoding: .utf8)
         #expect(kept.count == 1 && keptText.contains(#""type":"RENEWAL""#))
+        // A parameter the route does not take (a typo among them) or one given twice: 400 naming it, as the command line refuses it.
+        for (path, says) in [("/reports/counts?by-segmnet=product", "unknown parameter 'by-segmnet'"), ("/reports/metrics?limit=5", "unknown parameter 'limit'"),
+                             ("/reports/counts?at=2026-01-01T00:00:00Z&at=2026-02-01T00:00:00Z", "parameter 'at' given twice"),
+                             ("/users/dora/history?at=2026-01-01T00:00:00Z", "unknown parameter 'at'"), ("/users/dora/state?user=x", "unknown parameter 'user'")] {
+            let r = try served.request("GET", path, token: ServedLedger.apiKey)
+            #expect(r.status == 400 && (r.json?["error"] as? String)?.contains(says) == true, "\(path): \(r.body)")
+        }
         #expect(try served.request("GET", "/nothing/here").status == 404)
         #expect(try served.request("GET", "/users/dora/plans", token: ServedLedger.apiKey).status == 404)
         let wrongMethod = try served.request("GET", "/billing/webhook", token: ServedLedger.webhookSecret)

@@ -84,8 +84,10 @@ struct LedgerService: Sendable {
             if let refused = only("GET") { return refused }
             guard apiKey.admits(request) else { return Self.unauthorized }
             var args = [String(path.dropFirst("/reports/".count))]
+            let names = ["at", "from", "to", "by", "by-segment", "as-known-at", "within", "lifetime"]
+            if let refused = Self.refusedQuery(request, takes: names) { return refused }
             // The command's own options (one a command does not take is its usage error: 400).
-            for name in ["at", "from", "to", "by", "by-segment", "as-known-at", "within", "lifetime"] {
+            for name in names {
                 if let v = request.queryValue(name) { args += ["--" + name, v] }
             }
             return command(args)
@@ -95,10 +97,25 @@ struct LedgerService: Sendable {
             guard parts.count == 2, !parts[0].isEmpty, parts[1] == "state" || parts[1] == "history" else { return nil }
             if let refused = only("GET") { return refused }
             guard apiKey.admits(request) else { return Self.unauthorized }
+            if let refused = Self.refusedQuery(request, takes: parts[1] == "state" ? ["at"] : []) { return refused }
             var args = [String(parts[1]), "--user", String(parts[0])]
             if parts[1] == "state", let at = request.queryValue("at") { args += ["--at", at] }
             return command(args)
         }
+    }
+
+    /// `400` for a query parameter the route does not take, or one given twice (as the command
+    /// line refuses an unknown or repeated option); nil when the query is fine.
+    static func refusedQuery(_ request: HTTPRequest, takes names: [String]) -> HTTPResponse? {
+        var seen = Set<String>()
+        for (name, _) in request.query {
+            guard names.contains(name) else {
+                let takes = names.isEmpty ? "no parameters" : names.joined(separator: ", ")
+                return ServedJSON.error(400, "unknown parameter '\(name)' for \(request.path) (it takes \(takes))")
+            }
+            guard seen.insert(name).inserted else { return ServedJSON.error(400, "parameter '\(name)' given twice") }
+        }
+        return nil
     }
 
     static let unauthorized = HTTPResponse(status: 401, json: #"{"error":"unauthorized"}"#)
