@@ -13,7 +13,7 @@ enum ReportCommand {
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
                   Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only"),
-                  Common.asKnownAt, compareKnownAt, format, SegmentReports.option],
+                  Common.asKnownAt, compareKnownAt, format, bySegment],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
         refunds per currency, churn, MRR movement, trials by outcome (converted, pending, abandoned), refund rate, ARPU and
