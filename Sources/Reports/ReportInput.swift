@@ -33,6 +33,8 @@ public struct ReportInput: Sendable {
     public var knownAt: Timestamp?
     /// The analysts' metrics (`metrics --by`) of each bucket of `fine`, when the page shows them.
     public var analysts: [AnalystMetrics]?
+    /// With `report --by-segment`: the headline figures of every user and of each segment value.
+    public var segments: ReportSegments?
 
     public init(logs: [String], profile: String, instant: Timestamp, headPosition: UInt64, headHash: String,
                 counts: [String: Int], funnel: FunnelReport, revenue: RevenueReport, notifications: NotificationSummary,

@@ -44,6 +44,7 @@ public enum ReportPage {
         h += section("Revenue and refunds per \(coarse)", revenueCharts(r.coarse))
         h += section("Churn", churnChart(r.fine))
         h += analystSections(r)
+        if let segments = r.segments { h += section("By \(segments.segment)", segmentSection(segments)) }
         h += section("Subscription retention by start \(coarse)", retentionTable(r.coarse))
         h += section("Revenue as of the instant", revenueTable(r.revenue))
         h += section("Event counts", countsTable(r.counts))

@@ -5,7 +5,8 @@ import Foundation
 /// and a tooltip per point naming its number. A point without a value is a gap (a rate with
 /// nothing to divide), never interpolated; a zero is drawn as zero (a zero bar as a thin bar on the axis).
 struct SVGChart {
-    enum Kind { case line, bars }
+    /// `horizontalBars`: one row of bars per category, the categories down the left (SVGChart+HorizontalBars.swift).
+    enum Kind { case line, bars, horizontalBars }
     struct Series {
         var name: String
         var points: [ReportValue?]
@@ -35,6 +36,7 @@ struct SVGChart {
     private var bottom: Double { 56 }
 
     var svg: String {
+        if kind == .horizontalBars { return horizontalBarsSVG }
         let values = series.flatMap { $0.points.compactMap { $0?.number } }
         var (lo, hi, step) = Self.scale(min: min(0, values.min() ?? 0), max: max(values.max() ?? 0, 0))
         // Counts of users or events: no tick between two whole numbers.
@@ -85,6 +87,8 @@ struct SVGChart {
                     }
                 }
             }
+        case .horizontalBars:
+            break
         case .line:
             for ser in series {
                 // A gap (no value) breaks the line.

@@ -13,11 +13,13 @@ enum ReportCommand {
         options: [Common.logs,
                   OptionSpec(name: "--profile", value: "NAME|FILE", help: "the profile (default: handz); a second one adds the rule-change diff", repeatable: true),
                   Common.at, QueryCommands.window[0], QueryCommands.window[1], OptionSpec(name: "--out", value: "FILE", help: "where to write the page (default: report.html; - for stdout); a regular file only"),
-                  Common.asKnownAt, compareKnownAt, format],
+                  Common.asKnownAt, compareKnownAt, format, bySegment],
         details: """
         Charts: funnel per context, trial conversion by cohort, MRR and active subscriptions and trials, revenue and
         refunds per currency, churn, MRR movement, trials by outcome (converted, pending, abandoned), refund rate, ARPU and
         ARPPU, retention by start period; tables: revenue, counts, the notification schedule.
+        --by-segment S: a section "By S" with a table row and bars per segment value (all first): active subscriptions and
+        trials, trials started and converted, net revenue and MRR per currency, as revenue/funnel --by-segment S answer.
         The stock, trial and churn charts go by week over a span of up to a year, else by month, quarter or year; the
         revenue charts and the retention table by month over up to three years, else by quarter or year. Every figure
         equals the JSON of counts/funnel/revenue/notifications at --at (and of revenue/funnel --by those widths).
@@ -32,11 +34,13 @@ enum ReportCommand {
         let at = try Common.windowEnd(a)
         if let from = try Common.time(a, "--from"), from >= at { throw ToolError.usage("--from \(from) is not before the report's end \(at)") }
         let json = try checkRestatementOptions(a)
+        let segment = try MetricsCommand.segment(a)
         let out = a.value("--out") ?? (json ? "-" : "report.html")
         if out != "-" { try Common.checkOutput(out) }
         let profile = try Common.profile(names.first)
         let other = try names.count == 2 ? Common.profile(names[1]) : nil
-        if let input = try indexedInput(a, at: at, profile: profile, names: names, other: other) {
+        if var input = try indexedInput(a, at: at, profile: profile, names: names, other: other) {
+            input.segments = try segments(a, segment: segment, at: at, profile: profile)
             return try write(input, out: out, heads: input.partitionHeads.isEmpty ? [input.headPosition] : input.partitionHeads.map(\.position), at: at)
         }
         // Each --log (partitions of one ledger) folded and reported alone, then the reports merged.
@@ -80,6 +84,7 @@ enum ReportCommand {
             if out == "-" { Console.out(bytes: text) } else { try Common.writeOutput(text, to: out, what: "the comparison") }
             return 0
         }
+        input.segments = try segments(a, segment: segment, at: at, profile: profile)
         return try write(input, out: out, heads: passes.map(\.head.position), at: at)
     }
 

@@ -18,29 +18,7 @@ enum SegmentReports {
         let format = try Common.plainFormat(a)
         let at = try Common.windowEnd(a)
         let profile = try Common.profile(a.value("--profile"))
-        let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-        // Per --log: the whole report and each value's; merged across logs as every report is.
-        var totals: [Parts] = []
-        var byValue: [String: [Parts]] = [:]
-        for directory in try Common.logDirectories(a) {
-            if report == .revenue, a.has("--from") || a.has("--to") {
-                // A window: money within it, stocks at its end, as the plain report's series pass.
-                try Common.requireLog(directory)
-                try Common.checkApp(profile, directory: directory)
-                let options = try SeriesCommands.options(a, profile: profile, emptyWindow: true)
-                let pass = try SeriesReplay.run(directory: directory, options: options, segment: segment, through: Common.knownThrough(a, directory: directory))
-                totals.append(.revenue(pass.total.windowRevenue()))
-                for (v, t) in pass.segments { byValue[v, default: []].append(.revenue(t.windowRevenue())) }
-                continue
-            }
-            let snapshot = try Common.replay(a, asOf: at, profile: profile, directory: directory)
-            totals.append(Parts(report, snapshot))
-            for (v, s) in try snapshot.segmented(by: segment, directory: directory, partitions: partitions) {
-                byValue[v, default: []].append(Parts(report, s))
-            }
-        }
-        let total = Parts.merging(totals)
-        let values = byValue.keys.sorted().map { ($0, Parts.merging(byValue[$0]!)) }
+        let (total, values) = try merged(a, [report], segment: segment, profile: profile, at: at)[0]
         switch format {
         case .json, .jsonl:
             let json = JSON.object(total.fields + [
@@ -54,6 +32,41 @@ enum SegmentReports {
             Console.out(t.render(format))
         }
         return 0
+    }
+
+    /// Each of `reports` of every user, then of each segment value's users (values in order), each
+    /// `--log`'s parts merged value by value: one snapshot and one segmentation per log for them all.
+    static func merged(_ a: ParsedArguments, _ reports: [Report], segment: Segment, profile: Profile,
+                       at: Timestamp) throws -> [(total: Parts, values: [(String, Parts)])] {
+        let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        var totals = reports.map { _ in [Parts]() }
+        var byValue = reports.map { _ in [String: [Parts]]() }
+        let window = a.has("--from") || a.has("--to")
+        for directory in try Common.logDirectories(a) {
+            var segmented: (snapshot: LedgerSnapshot, values: [(value: String, snapshot: LedgerSnapshot)])?
+            for (n, report) in reports.enumerated() {
+                if report == .revenue, window {
+                    // A window: money within it, stocks at its end, as the plain report's series pass.
+                    try Common.requireLog(directory)
+                    try Common.checkApp(profile, directory: directory)
+                    let options = try SeriesCommands.options(a, profile: profile, emptyWindow: true)
+                    let pass = try SeriesReplay.run(directory: directory, options: options, segment: segment, through: Common.knownThrough(a, directory: directory))
+                    totals[n].append(.revenue(pass.total.windowRevenue()))
+                    for (v, t) in pass.segments { byValue[n][v, default: []].append(.revenue(t.windowRevenue())) }
+                    continue
+                }
+                if segmented == nil {
+                    let snapshot = try Common.replay(a, asOf: at, profile: profile, directory: directory)
+                    segmented = (snapshot, try snapshot.segmented(by: segment, directory: directory, partitions: partitions))
+                }
+                guard let segmented else { continue }
+                totals[n].append(Parts(report, segmented.snapshot))
+                for (v, s) in segmented.values { byValue[n][v, default: []].append(Parts(report, s)) }
+            }
+        }
+        return reports.indices.map { n in
+            (Parts.merging(totals[n]), byValue[n].keys.sorted().map { ($0, Parts.merging(byValue[n][$0]!)) })
+        }
     }
 
     /// One plain report, in the form each command prints it.

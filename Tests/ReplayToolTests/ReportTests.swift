@@ -78,6 +78,8 @@ import TestKit
             // `revenue-week`, `funnel-quarter`…: the series `--by` that width.
             let series = name.split(separator: "-").map(String.init)
             switch name {
+            // `revenue-segment-offer`, `funnel-segment-tier`…: the report `--by-segment` that dimension.
+            case _ where series.count == 3 && series[1] == "segment": args = [series[0], "--by-segment", series[2], "--profile", profiles[0]] + window
             case _ where series.count == 2: args = [series[0], "--by", series[1]] + window
             case "diff": args = ["diff", "--profile", profiles[0], "--profile", profiles[1]]
             case "notifications": args = [name, "--profile", profiles[0]]
