@@ -63,4 +63,25 @@ import Platform
         #expect(error?.code == .failed && error?.errno == ENOENT)
         #expect(error?.description.hasPrefix(s.path + "/absent") == true, "\(String(describing: error))")
     }
+
+    @Test func anAppendThatTruncatesLeavesOnlyTheNewBytesAndOneThatDoesNotAppends() throws {
+        let s = Scratch(); let path = s.path + "/out.txt"
+        try OutputFile.write(Array("old contents".utf8), to: path)
+        try Array("new".utf8).withUnsafeBytes { try OutputFile.append($0, to: path, truncating: true) }
+        #expect(try DurableFile.read(path: path) == Array("new".utf8))
+        try Array("+more".utf8).withUnsafeBytes { try OutputFile.append($0, to: path, truncating: false) }
+        #expect(try DurableFile.read(path: path) == Array("new+more".utf8))
+    }
+
+    @Test func aLinkPutUnderTheNameBeforeTheCommitIsRefusedAndItsTargetKept() throws {
+        let s = Scratch(); let path = s.path + "/out.txt", target = s.path + "/target"
+        try OutputFile.write(Array("target".utf8), to: target)
+        let file = try OutputFile(path: path)
+        try file.write(Array("x".utf8))
+        #expect(symlink(target, path) == 0)
+        let error = #expect(throws: SystemError.self) { try file.commit() }
+        #expect(error?.code == .unsuitableFile)
+        #expect(PlatformPath.kind(path) == .symbolicLink)
+        #expect(try DurableFile.read(path: target) == Array("target".utf8))
+    }
 }

@@ -44,4 +44,18 @@ import EventCodec
         #expect(Timestamp.addMonths(12, to: t("2026-03-15T00:00:01Z")) == t("2027-03-15T00:00:01Z"))
         #expect(Timestamp.addMonths(-1, to: t("2026-03-31T00:00:00Z")) == t("2026-02-28T00:00:00Z"))
     }
+
+    @Test func aLateDeliveryPutsAFewUsersEventsOutOfTimeOrderNotMost() {
+        let events = PopulationGenerator(profile: .handz, users: 1000, seed: 11).events()
+        var last: [String: Timestamp] = [:], late: Set<String> = []
+        for e in events {
+            if let t = last[e.user], e.time < t { late.insert(e.user) }
+            last[e.user] = max(last[e.user] ?? e.time, e.time)
+        }
+        #expect(late.count > 0 && late.count < 120, "\(late.count) of 1000 users have an event out of time order")
+    }
+
+    @Test func fiveThousandUsersWithCreditPacksPassTheDoorsRanges() throws {
+        for event in PopulationGenerator(profile: .howru, users: 5000, seed: 42).events() { try ValueRanges.check(event) }
+    }
 }

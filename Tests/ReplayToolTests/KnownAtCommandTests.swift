@@ -165,3 +165,38 @@ import TestKit
         Self.tool(args + ["--from", "2026-02-01T00:00:00Z", "--format", "json"], status: 2)
     }
 }
+
+/// `--compare-known-at` at its edges: rates are never attributed to a user, and a currency only
+/// the late records brought is compared too.
+@Suite struct CompareKnownAtEdges {
+    @Test func aUsersChangesInAComparisonNameNoRate() throws {
+        let s = Scratch()
+        let file = s.path + "/all.jsonl"
+        CompareKnownAtCommands.tool(["generate", "--users", "60", "--seed", "3", "--out", file])
+        let lines = (try? String(contentsOfFile: file, encoding: .utf8))?.split(separator: "\n") ?? []
+        let cut = lines.count * 2 / 3
+        FileManager.default.createFile(atPath: s.path + "/a.jsonl", contents: Data((lines[..<cut].joined(separator: "\n") + "\n").utf8))
+        FileManager.default.createFile(atPath: s.path + "/b.jsonl", contents: Data((lines[cut...].joined(separator: "\n") + "\n").utf8))
+        let log = s.path + "/log"
+        _ = KnownAtCommands.tool(["import", "--log", log, s.path + "/a.jsonl"], now: "2026-03-01T00:00:00Z")
+        _ = KnownAtCommands.tool(["import", "--log", log, s.path + "/b.jsonl"], now: "2026-05-01T00:00:00Z")
+        let compared = Tool.json(CompareKnownAtCommands.tool(["report", "--log", log, "--compare-known-at", "2026-04-01T00:00:00Z", "--format", "json"]).out) as? [String: Any] ?? [:]
+        let users = compared["users"] as? [[String: Any]] ?? []
+        let keys = users.flatMap { ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String } }
+        #expect(!keys.isEmpty && !keys.contains { $0.hasSuffix("Rate") }, "\(keys.filter { $0.hasSuffix("Rate") })")
+    }
+
+    @Test func aCurrencyOnlyTheLateRecordsBringIsCompared() throws {
+        let s = Scratch()
+        let usd = #"{"id":"p1","type":"purchase","user":"u1","time":"2026-01-10T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"t1","expires":"2026-02-10T00:00:00Z","price":"9.99","currency":"USD"}}"#
+        let eur = #"{"id":"p2","type":"purchase","user":"u2","time":"2026-01-11T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"t2","expires":"2026-02-11T00:00:00Z","price":"8.99","currency":"EUR"}}"#
+        FileManager.default.createFile(atPath: s.path + "/a.jsonl", contents: Data((usd + "\n").utf8))
+        FileManager.default.createFile(atPath: s.path + "/b.jsonl", contents: Data((eur + "\n").utf8))
+        let log = s.path + "/log"
+        _ = KnownAtCommands.tool(["import", "--log", log, s.path + "/a.jsonl"], now: "2026-03-01T00:00:00Z")
+        _ = KnownAtCommands.tool(["import", "--log", log, s.path + "/b.jsonl"], now: "2026-05-01T00:00:00Z")
+        let compared = Tool.json(CompareKnownAtCommands.tool(["report", "--log", log, "--at", "2026-01-20T00:00:00Z", "--compare-known-at", "2026-04-01T00:00:00Z", "--format", "json"]).out) as? [String: Any] ?? [:]
+        let keys = (compared["figures"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(keys.contains("revenue|/currencies[currency=EUR]/gross"), "\(keys.prefix(8))")
+    }
+}
