@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 18: one generated population folded as 1, 2, 4 and 8 partition logs (docs/scaling.md,
+# One generated population folded as 1, 2, 4 and 8 partition logs (docs/scaling.md,
 # docs/BENCHMARKS.md). Release build; run from the repository root:
 #
 #   swift build -c release && Benchmarks/partition-bench.sh 2000000 /tmp/partition-bench

@@ -7,7 +7,7 @@ import Population
 import EventCodec
 @testable import Projections
 
-/// Issue 18: reports of partition logs (disjoint users) merge into the single log's reports, as
+/// Reports of partition logs (disjoint users) merge into the single log's reports, as
 /// report values (so that series of buckets can merge bucket by bucket with the same functions).
 @Suite struct ReportMerge {
     /// A generated population in one log, and the same events split by Kafka's partitioner into `n` logs.

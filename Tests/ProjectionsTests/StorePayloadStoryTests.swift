@@ -74,7 +74,7 @@ struct PayloadStory {
     }
 }
 
-/// Issue 17: each defect of the store importers, one story per case.
+/// The store importers' edge cases (duplicates, aliases, missing tokens, late deliveries), one story each.
 @Suite struct StorePayloadStories {
     typealias S = PayloadStory
 

@@ -9,12 +9,10 @@ import TestKit
 
     @discardableResult
     static func tool(_ args: [String], status: Int32 = 0) -> ToolRun {
-        let r = Tool.run(args, now: now)
-        #expect(r.status == status, "replay-tool \(args.joined(separator: " ")): exit \(r.status): \(r.err)")
-        return r
+        Tool.expecting(status, args, now: now)
     }
 
-    static func object(_ s: String) -> [String: Any] { (Tool.json(s) as? [String: Any]) ?? [:] }
+    static func object(_ s: String) -> [String: Any] { Tool.object(s) }
 
     @Test(.timeLimit(.minutes(5))) func overPartitionLogsEveryMetricAndListIsTheSingleLogsByteForByte() throws {
         let s = Scratch()

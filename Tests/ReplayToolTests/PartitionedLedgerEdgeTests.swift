@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestKit
 
-/// Issue 18, small cases: the order of `--log` does not matter, the files of `partition --of N`
+/// Partition logs, small cases: the order of `--log` does not matter, the files of `partition --of N`
 /// are named with N-1's digits, and the report over partition logs names each log's own head.
 extension PartitionedLedger {
     /// Users of partition `p` of `n` (by the independent copy of Kafka's partitioner).

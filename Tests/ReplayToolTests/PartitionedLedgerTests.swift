@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 18: one ledger per Kafka partition. A generated population is split by Kafka's
+/// One ledger per Kafka partition. A generated population is split by Kafka's
 /// partitioner into 1, 2, 4 and 8 partition logs; every report over the partitions (`--log`
 /// repeated) is the single log's, byte for byte; one user's questions go to their partition; a
 /// consumer that pauses, crashes and re-delivers loses and doubles nothing.

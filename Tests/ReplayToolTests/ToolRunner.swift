@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built replay-tool binary (it sits next to the test bundle) and captures its output.
 struct ToolRun {
@@ -55,6 +56,17 @@ enum Tool {
         return ToolRun(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self),
                        signaled: p.terminationReason == .uncaughtSignal)
     }
+
+    /// Runs the tool as `run` does and expects exit `status`, naming the command and its stderr when it is not.
+    @discardableResult
+    static func expecting(_ status: Int32, _ args: [String], now: String?, sourceLocation: SourceLocation = #_sourceLocation) -> ToolRun {
+        let r = run(args, now: now)
+        #expect(r.status == status, "replay-tool \(args.joined(separator: " ")): exit \(r.status): \(r.err)", sourceLocation: sourceLocation)
+        return r
+    }
+
+    /// A JSON object printed by the tool (empty when it is not one).
+    static func object(_ s: String) -> [String: Any] { (json(s) as? [String: Any]) ?? [:] }
 
     static func json(_ s: String) -> Any { try! JSONSerialization.jsonObject(with: Data(s.utf8), options: [.fragmentsAllowed]) }
 }
