@@ -16,13 +16,7 @@ import TestKit
 
     @Test(.timeLimit(.minutes(5))) func overPartitionLogsEveryMetricAndListIsTheSingleLogsByteForByte() throws {
         let s = Scratch()
-        let file = s.path + "/all.jsonl"
-        Self.tool(["generate", "--users", "400", "--seed", "11", "--out", file])
-        Self.tool(["import", "--log", s.path + "/single", file])
-        let parts = (0..<3).map { p -> String in
-            Self.tool(["import", "--log", s.path + "/p\(p)", "--partition", "\(p)/3", file])
-            return s.path + "/p\(p)"
-        }
+        let (whole, parts) = Tool.partitionedPopulation(in: s.path, users: 400, seed: 11, now: Self.now)
         let asked: [[String]] = [
             ["metrics", "--at", "2026-05-01T00:00:00Z"],
             ["metrics", "--by", "month", "--by-segment", "product", "--lifetime", "90d"],
@@ -31,15 +25,15 @@ import TestKit
             ["users", "--where", "churnedSince=2026-03-01T00:00:00Z", "--limit", "5"],
         ]
         for args in asked {
-            let single = Self.tool(args + ["--log", s.path + "/single", "--format", "json"]).out
+            let single = Self.tool(args + ["--log", whole, "--format", "json"]).out
             let merged = Self.tool(args + parts.flatMap { ["--log", $0] } + ["--format", "json"]).out
             #expect(single == merged, "\(args.joined(separator: " "))")
             #expect(single.count > 100, "\(args.joined(separator: " ")) printed \(single)")
         }
         // The stocks at --at are revenue's; the trials are the funnel's.
-        let metrics = Self.object(Self.tool(["metrics", "--log", s.path + "/single", "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
-        let revenue = Self.object(Self.tool(["revenue", "--log", s.path + "/single", "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
-        let funnel = Self.object(Self.tool(["funnel", "--log", s.path + "/single", "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
+        let metrics = Self.object(Self.tool(["metrics", "--log", whole, "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
+        let revenue = Self.object(Self.tool(["revenue", "--log", whole, "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
+        let funnel = Self.object(Self.tool(["funnel", "--log", whole, "--format", "json", "--at", "2026-05-01T00:00:00Z"]).out)
         let active = (metrics["activeSubscriptions"] as? [String: Any])?["active"] as? Int
         #expect(active != nil && active == revenue["activeSubscriptions"] as? Int)
         let mrr = (metrics["mrr"] as? [[String: Any]] ?? []).map { "\($0["currency"]!) \($0["mrr"]!)" }
@@ -47,7 +41,7 @@ import TestKit
         #expect(mrr.sorted() == revenueMRR.sorted() && !mrr.isEmpty)
         let trials = metrics["trialConversion"] as? [String: Any], funnelTrial = funnel["trial"] as? [String: Any]
         #expect(trials?["started"] as? Int == funnelTrial?["started"] as? Int && trials?["converted"] as? Int == funnelTrial?["converted"] as? Int)
-        #expect(FileManager.default.fileExists(atPath: s.path + "/single/projections"), "the model is kept beside the log")
+        #expect(FileManager.default.fileExists(atPath: whole + "/projections"), "the model is kept beside the log")
     }
 
     @Test func pagesOfAListMakeTheWholeListAndTheFormatsAgree() throws {

@@ -17,13 +17,7 @@ import TestKit
 
     @Test(.timeLimit(.minutes(5))) func overPartitionLogsEverySegmentedReportIsTheSingleLogsByteForByte() throws {
         let s = Scratch()
-        let file = s.path + "/all.jsonl"
-        Self.tool(["generate", "--users", "300", "--seed", "19", "--out", file])
-        Self.tool(["import", "--log", s.path + "/single", file])
-        let parts = (0..<3).map { p -> String in
-            Self.tool(["import", "--log", s.path + "/p\(p)", "--partition", "\(p)/3", file])
-            return s.path + "/p\(p)"
-        }
+        let (whole, parts) = Tool.partitionedPopulation(in: s.path, users: 300, seed: 19, now: Self.now)
         let asked: [[String]] = [
             ["counts", "--by-segment", "offer", "--at", "2026-04-01T00:00:00Z"],
             ["funnel", "--by-segment", "product", "--from", "2026-02-01T00:00:00Z", "--to", "2026-04-01T00:00:00Z"],
@@ -34,11 +28,11 @@ import TestKit
             ["revenue", "--by-segment", "product", "--by", "quarter", "--at", "2026-05-01T00:00:00Z"],
         ]
         for args in asked {
-            let single = Self.tool(args + ["--log", s.path + "/single", "--format", "json"]).out
+            let single = Self.tool(args + ["--log", whole, "--format", "json"]).out
             let merged = Self.tool(args + parts.flatMap { ["--log", $0] } + ["--format", "json"]).out
             #expect(single == merged, "\(args.joined(separator: " "))")
             // The plain report's keys come first, unchanged; then bySegment and segments.
-            let plain = Self.tool(args.filter { $0 != "--by-segment" && !["offer", "product", "tier"].contains($0) } + ["--log", s.path + "/single", "--format", "json"]).out
+            let plain = Self.tool(args.filter { $0 != "--by-segment" && !["offer", "product", "tier"].contains($0) } + ["--log", whole, "--format", "json"]).out
             #expect(single.hasPrefix(String(plain.dropLast(2))), "\(args.joined(separator: " ")): the plain report's keys first")
             let json = Self.object(single)
             let segments = json["segments"] as? [[String: Any]] ?? []

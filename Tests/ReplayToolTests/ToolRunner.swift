@@ -65,6 +65,20 @@ enum Tool {
         return r
     }
 
+    /// A generated population (`generate --users --seed`) imported whole into `folder/single` and,
+    /// by Kafka's partitioner, into `folder/p0`…: the logs the partition tests compare.
+    static func partitionedPopulation(in folder: String, users: Int, seed: Int, partitions: Int = 3, now: String?,
+                                      sourceLocation: SourceLocation = #_sourceLocation) -> (single: String, parts: [String]) {
+        let file = folder + "/all.jsonl"
+        expecting(0, ["generate", "--users", "\(users)", "--seed", "\(seed)", "--out", file], now: now, sourceLocation: sourceLocation)
+        expecting(0, ["import", "--log", folder + "/single", file], now: now, sourceLocation: sourceLocation)
+        let parts = (0..<partitions).map { p -> String in
+            expecting(0, ["import", "--log", folder + "/p\(p)", "--partition", "\(p)/\(partitions)", file], now: now, sourceLocation: sourceLocation)
+            return folder + "/p\(p)"
+        }
+        return (folder + "/single", parts)
+    }
+
     /// A JSON object printed by the tool (empty when it is not one).
     static func object(_ s: String) -> [String: Any] { (json(s) as? [String: Any]) ?? [:] }
 

@@ -8,9 +8,6 @@ import Platform
 /// each user's events read in effect order from the event cache (built first when missing and
 /// the folder is writable; otherwise gathered from the log in memory).
 public enum SeriesReplay {
-    /// Retention is followed for this many periods after a subscriber's first paid period starts.
-    public static let retentionPeriods = LedgerSeries.retentionPeriods
-
     /// The series' days as of `options.asOf` (which is also the series' end), analytics window
     /// `options.from`…`options.to`, over the log's records up to `through` (default: its head).
     public static func run(directory: String, options: ReplayOptions, through: UInt64? = nil) throws -> SeriesTotals {

@@ -40,7 +40,7 @@ extension TimeIndex {
         var reached = [[Int]](repeating: [Int](repeating: 0, count: FunnelProgress.steps.count + 1), count: n)
         var contexts = [[String: [Int]]](repeating: [:], count: n)
         var subscribers = [Int](repeating: 0, count: n)
-        var measured = [[Int]](repeating: [Int](repeating: 0, count: SeriesReplay.retentionPeriods), count: n)
+        var measured = [[Int]](repeating: [Int](repeating: 0, count: LedgerSeries.retentionPeriods), count: n)
         var kept = measured
         if funnel {
             // The whole log's funnel chain (window day before any), by the day of the first paywall view.
