@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Projections
 import ProjectionStorage
 import Reports

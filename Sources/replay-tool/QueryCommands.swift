@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import EventStore
 import Projections
 import SubscriptionDomain

@@ -1,9 +1,11 @@
 import Projections
 import EventStore
 import SubscriptionDomain
+import Platform
 
-/// Gathers the differences users' walks give (`UserSteps`), then sorts them by key and time and
-/// sums them into a `TimeIndex`. Builders of parallel partitions merge before `finish`.
+/// Gathers the differences users' walks give (`UserSteps`), then groups them by key, sorts each
+/// key's by time and sums them into a `TimeIndex`. Builders of parallel partitions merge before
+/// `finish`.
 struct TimeIndexBuilder: Sendable {
     struct Entry: Sendable {
         var key: Int32
@@ -11,8 +13,20 @@ struct TimeIndexBuilder: Sendable {
         var delta: Int64
     }
 
+    /// One difference of a key, once the differences are grouped by key.
+    struct Change: Sendable {
+        var time: Int64
+        var delta: Int64
+    }
+
     private(set) var keys: [TimeKey] = []
-    private var ids: [TimeKey: Int32] = [:]
+    /// Key numbers by kind, name and number packed in one word (`PackedKeys`); keys that do not
+    /// pack (a name past the 65,535th, a number past ±2⁴²) by the whole key.
+    private var packed = PackedKeys()
+    private var others: [TimeKey: Int32] = [:]
+    /// The names of keys so far (0: no name), and the last one looked up.
+    private var names: [String: Int] = ["": 0]
+    private var lastName = (name: "", number: 0)
     private(set) var entries: [Entry] = []
     /// The earliest event time walked.
     var firstEvent: Timestamp?
@@ -24,14 +38,38 @@ struct TimeIndexBuilder: Sendable {
 
     mutating func add(_ key: TimeKey, _ time: Timestamp, _ delta: Int64) {
         guard delta != 0 else { return }
-        let id: Int32
-        if let known = ids[key] { id = known } else {
-            id = Int32(keys.count)
-            keys.append(key)
-            ids[key] = id
-        }
+        let id = number(of: key)
         if key.isMoney { moneyMagnitude = moneyMagnitude.addingSaturated(delta == .min ? .max : abs(delta)) }
         entries.append(Entry(key: id, time: time.nanoseconds, delta: delta))
+    }
+
+    /// The key's number in this builder (a new one when it is new).
+    private mutating func number(of key: TimeKey) -> Int32 {
+        let next = Int32(keys.count)
+        let id: Int32
+        if let word = PackedKeys.pack(key, name: nameNumber(key.name)) {
+            id = packed.number(of: word, else: next)
+        } else if let known = others[key] {
+            id = known
+        } else {
+            others[key] = next
+            id = next
+        }
+        if id == next { keys.append(key) }
+        return id
+    }
+
+    /// The number of a key's name (0: none), numbered as first seen.
+    private mutating func nameNumber(_ name: String) -> Int {
+        if name.isEmpty { return 0 }
+        if name == lastName.name { return lastName.number }
+        let n: Int
+        if let known = names[name] { n = known } else {
+            n = names.count
+            names[name] = n
+        }
+        lastName = (name, n)
+        return n
     }
 
     /// Takes in a difference already counted in a magnitude (an overlay's kept steps, `carry(_:)`).
@@ -50,13 +88,7 @@ struct TimeIndexBuilder: Sendable {
 
     /// Takes in another builder's entries (its key numbers mapped onto this one's).
     mutating func merge(_ other: TimeIndexBuilder) {
-        let map = other.keys.map { key -> Int32 in
-            if let known = ids[key] { return known }
-            let id = Int32(keys.count)
-            keys.append(key)
-            ids[key] = id
-            return id
-        }
+        let map = other.keys.map { number(of: $0) }
         entries.reserveCapacity(entries.count + other.entries.count)
         for e in other.entries { entries.append(Entry(key: map[Int(e.key)], time: e.time, delta: e.delta)) }
         if let t = other.firstEvent { noteEvent(t) }
@@ -65,29 +97,52 @@ struct TimeIndexBuilder: Sendable {
 
     /// Per key in key order, the distinct instants at which its sum changes and the sum from each
     /// on; instants whose differences cancel out, and keys left without a step, are not kept.
+    /// The differences are grouped by key (a counting pass), in two halves of about as many
+    /// differences each, and the halves sorted and summed on two cores.
     consuming func finishSteps() -> TimeSteps {
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        var rank = [Int32](repeating: 0, count: keys.count)
-        for (r, k) in order.enumerated() { rank[k] = Int32(r) }
-        var sorted = entries
-        entries = []
-        for i in sorted.indices { sorted[i].key = rank[Int(sorted[i].key)] }
-        sorted.sort { $0.key != $1.key ? $0.key < $1.key : $0.time < $1.time }
-        var steps = TimeSteps()
-        steps.times.reserveCapacity(sorted.count)
-        steps.sums.reserveCapacity(sorted.count)
-        var k: Int32 = -1
-        var sum: Int64 = 0
-        for e in sorted {
-            if e.key != k {
-                if k >= 0 { steps.closeKey(keys[order[Int(k)]]) }
-                k = e.key
-                sum = 0
-            }
-            sum &+= e.delta
-            steps.appendStep(e.time, sum)
+        var rank = [Int](repeating: 0, count: keys.count)
+        for (r, k) in order.enumerated() { rank[k] = r }
+        // Where each key's differences start, keys in order.
+        var starts = [Int](repeating: 0, count: keys.count + 1)
+        for e in entries { starts[rank[Int(e.key)] + 1] += 1 }
+        for r in 0..<keys.count { starts[r + 1] += starts[r] }
+        // The first key of the second half: the one holding the middle difference.
+        let middle = starts.firstIndex { $0 >= entries.count / 2 } ?? keys.count
+        let split = min(middle, keys.count)
+        var first = [Change](repeating: Change(time: 0, delta: 0), count: starts[split])
+        var second = [Change](repeating: Change(time: 0, delta: 0), count: entries.count - starts[split])
+        var next = starts
+        for e in entries {
+            let r = rank[Int(e.key)]
+            let i = next[r]
+            next[r] += 1
+            if r < split { first[i] = Change(time: e.time, delta: e.delta) } else { second[i - starts[split]] = Change(time: e.time, delta: e.delta) }
         }
-        if k >= 0 { steps.closeKey(keys[order[Int(k)]]) }
+        entries = []
+        let sortedKeys = order.map { keys[$0] }
+        let (a, b) = Parallel.both(
+            { Self.summed(&first, keys: sortedKeys[0..<split], starts: starts[0...split], offset: 0) },
+            { Self.summed(&second, keys: sortedKeys[split...], starts: starts[split...], offset: starts[split]) })
+        return TimeSteps.concatenated(a, b)
+    }
+
+    /// The steps of `keys`, whose differences are `changes[starts[k] - offset ..< starts[k + 1] - offset]`
+    /// (each key's sorted by time here).
+    private static func summed(_ changes: inout [Change], keys: ArraySlice<TimeKey>, starts: ArraySlice<Int>, offset: Int) -> TimeSteps {
+        var steps = TimeSteps()
+        steps.times.reserveCapacity(changes.count)
+        steps.sums.reserveCapacity(changes.count)
+        for k in keys.indices {
+            let range = (starts[k] - offset)..<(starts[k + 1] - offset)
+            changes[range].sort { $0.time < $1.time }
+            var sum: Int64 = 0
+            for c in changes[range] {
+                sum &+= c.delta
+                steps.appendStep(c.time, sum)
+            }
+            steps.closeKey(keys[k])
+        }
         return steps
     }
 
@@ -96,5 +151,53 @@ struct TimeIndexBuilder: Sendable {
         let first = firstEvent, magnitude = moneyMagnitude
         return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: first,
                          base: .memory(finishSteps()), baseMagnitude: magnitude)
+    }
+}
+
+/// Key numbers by kind, name number and number packed in one word: an open-addressing table (the
+/// builder looks a key up for every difference; hashing the whole key, name and all, costs more).
+struct PackedKeys: Sendable {
+    private static let empty = UInt64.max
+    private var slots = [UInt64](repeating: empty, count: 64)
+    private var ids = [Int32](repeating: 0, count: 64)
+    private var count = 0
+
+    /// Kind (5 bits), name number (16 bits) and number (43 bits, biased) in one word, when they
+    /// fit: every kind, a name among the first 65,535, a number within ±2⁴² (every day number and
+    /// packed window number a build makes). The empty slot's mark (all ones) is no kind's word.
+    static func pack(_ key: TimeKey, name: Int) -> UInt64? {
+        let bias: Int64 = 1 << 42
+        guard key.kind.rawValue < 31, name < 1 << 16, key.number >= -bias, key.number < bias else { return nil }
+        return UInt64(key.kind.rawValue) << 59 | UInt64(name) << 43 | UInt64(key.number + bias)
+    }
+
+    /// The number of `word`, or `next` (then recorded) when it has none yet.
+    mutating func number(of word: UInt64, else next: Int32) -> Int32 {
+        var i = slot(word)
+        while slots[i] != Self.empty {
+            if slots[i] == word { return ids[i] }
+            i = (i + 1) & (slots.count - 1)
+        }
+        slots[i] = word
+        ids[i] = next
+        count += 1
+        if count * 2 > slots.count { grow() }
+        return next
+    }
+
+    private func slot(_ word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - slots.count.trailingZeroBitCount))
+    }
+
+    private mutating func grow() {
+        let old = zip(slots, ids).filter { $0.0 != Self.empty }
+        slots = [UInt64](repeating: Self.empty, count: slots.count * 2)
+        ids = [Int32](repeating: 0, count: slots.count)
+        for (word, id) in old {
+            var i = slot(word)
+            while slots[i] != Self.empty { i = (i + 1) & (slots.count - 1) }
+            slots[i] = word
+            ids[i] = id
+        }
     }
 }

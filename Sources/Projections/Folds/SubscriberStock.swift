@@ -10,6 +10,8 @@ package struct SubscriberStock: Sendable, Equatable {
     /// The MRR of an active paid subscription, in `currency`.
     package var mrr = Money.zero
     package var currency = ""
+    /// Whether the user adds to MRR (and its holders) in `currency`.
+    var holdsMRR: Bool { active > 0 && !currency.isEmpty }
 
     static let none = SubscriberStock()
 

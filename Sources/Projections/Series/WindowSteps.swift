@@ -24,8 +24,8 @@ struct WindowSteps {
     /// The first paid period's start and its pending retention checks (instant, period), in order.
     private var paidStart: Timestamp?
     private var checks: [(at: Timestamp, period: Int)] = []
-    /// The notification schedule's counts (by kind and status, and in-app only) as last given.
-    private var notified: [TimeKey: Int64] = [:]
+    /// The notification schedule's counts as last given, by `notificationSlot`.
+    private var notified = InlineArray<8, Int64>(repeating: 0)
 
     init(decider: PlanDecider, includeSandbox: Bool) {
         self.decider = decider
@@ -75,33 +75,49 @@ struct WindowSteps {
     /// the events there), and the entries turning due at their fire times before `next` (the
     /// user's next event; nil: none).
     mutating func notifications(_ entries: [NotificationEntry], now: Timestamp, next: Timestamp?, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
-        var counts: [TimeKey: Int64] = [:]
+        var counts = InlineArray<8, Int64>(repeating: 0)
         for n in entries {
             let status: ScheduledNotification.Status = n.cancelled ? .cancelled : (n.fireAt <= now ? .due : .scheduled)
-            counts[TimeKey.notification(n.kind, status), default: 0] += 1
-            if n.inAppOnly { counts[TimeKey(kind: .notificationsInApp, number: n.kind == .trialEnding ? 0 : 1), default: 0] += 1 }
+            counts[Self.notificationSlot(n.kind, status)] += 1
+            if n.inAppOnly { counts[Self.inAppSlot(n.kind)] += 1 }
         }
-        for key in Set(counts.keys).union(notified.keys).sorted() where counts[key, default: 0] != notified[key, default: 0] {
-            emit(key, now, counts[key, default: 0] - notified[key, default: 0])
-        }
+        for s in counts.indices where counts[s] != notified[s] { emit(Self.notificationKey(s), now, counts[s] - notified[s]) }
         // Until the next event, an entry changes only by turning due at its fire time.
         for n in entries where !n.cancelled && n.fireAt > now && (next.map { n.fireAt < $0 } ?? true) {
             emit(TimeKey.notification(n.kind, .scheduled), n.fireAt, -1)
             emit(TimeKey.notification(n.kind, .due), n.fireAt, 1)
-            counts[TimeKey.notification(n.kind, .scheduled), default: 0] -= 1
-            counts[TimeKey.notification(n.kind, .due), default: 0] += 1
+            counts[Self.notificationSlot(n.kind, .scheduled)] -= 1
+            counts[Self.notificationSlot(n.kind, .due)] += 1
         }
         notified = counts
+    }
+
+    /// The schedule's counts in one row: entries by kind and status (0…5, as `TimeKey.notification`
+    /// numbers them), then those in-app only by kind (6, 7).
+    private static func notificationSlot(_ kind: ScheduledNotification.Kind, _ status: ScheduledNotification.Status) -> Int {
+        Int(TimeKey.notification(kind, status).number)
+    }
+    private static func inAppSlot(_ kind: ScheduledNotification.Kind) -> Int { kind == .trialEnding ? 6 : 7 }
+    private static func notificationKey(_ slot: Int) -> TimeKey {
+        slot < 6 ? TimeKey(kind: .notifications, number: Int64(slot)) : TimeKey(kind: .notificationsInApp, number: Int64(slot - 6))
     }
 
     /// Gives the window funnels' chains (see the type's note), summed per key and instant first:
     /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out.
     func finish(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
         guard !funnelEvents.isEmpty else { return }
-        var sums: [TimeKey: [Timestamp: Int64]] = [:]
-        chains { sums[$0, default: [:]][$1, default: 0] &+= $2 }
-        for (key, steps) in sums {
-            for (t, d) in steps where d != 0 { emit(key, t, d) }
+        var changes: [(key: TimeKey, time: Timestamp, delta: Int64)] = []
+        chains { changes.append(($0, $1, $2)) }
+        changes.sort { $0.key != $1.key ? $0.key < $1.key : $0.time < $1.time }
+        var i = 0
+        while i < changes.count {
+            let (key, time, _) = changes[i]
+            var sum: Int64 = 0
+            while i < changes.count, changes[i].time == time, changes[i].key == key {
+                sum &+= changes[i].delta
+                i += 1
+            }
+            if sum != 0 { emit(key, time, sum) }
         }
     }
 
@@ -122,7 +138,7 @@ struct WindowSteps {
     private func chain(from start: Int, windowDay: Int64, byView: Bool, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
-        var held: [TimeKey] = []
+        var held: [TimeKey] = [], keys: [TimeKey] = []
         var i = start
         while i < funnelEvents.count {
             let now = funnelEvents[i].time
@@ -131,14 +147,14 @@ struct WindowSteps {
                 if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }
-            var keys: [TimeKey] = []
+            keys.removeAll(keepingCapacity: true)
             if progress.reached > 0 { keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, Int(progress.reached)))) }
             for p in progress.byContext {
                 keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), name: p.context))
             }
             for k in held where !keys.contains(k) { emit(k, now, -sign) }
             for k in keys where !held.contains(k) { emit(k, now, sign) }
-            held = keys
+            swap(&held, &keys)
         }
     }
 

@@ -32,7 +32,8 @@ struct TimeContribution: Sendable, Equatable {
         stock = SubscriberStock.of(state, books: fold.books, decider: decider, at: instant)
     }
 
-    /// Calls `emit` with each key's change from `self` to `new` (new minus old; wrapping).
+    /// Calls `emit` with each key's change from `self` to `new` (new minus old; wrapping), once per
+    /// key that changed: what both hold alike gives nothing.
     func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
         if counts != new.counts {
             for slot in 0..<Metric.all.count where counts[slot: slot] != new.counts[slot: slot] {
@@ -44,8 +45,18 @@ struct TimeContribution: Sendable, Equatable {
             if new.reached > 0 { emit(TimeKey(kind: .reached, number: Int64(new.reached)), 1) }
         }
         if contexts != new.contexts {
-            for p in contexts { emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1) }
-            for p in new.contexts { emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1) }
+            // Only the entries that changed: an entry in both lists adds nothing.
+            var kept = [Bool](repeating: false, count: new.contexts.count)
+            for p in contexts {
+                if let i = new.contexts.indices.first(where: { !kept[$0] && new.contexts[$0] == p }) {
+                    kept[i] = true
+                } else {
+                    emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1)
+                }
+            }
+            for (i, p) in new.contexts.enumerated() where !kept[i] {
+                emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1)
+            }
         }
         if trialDay != new.trialDay || trialConverted != new.trialConverted {
             Self.trialTerms(trialDay, trialConverted) { emit($0, -1) }
@@ -55,13 +66,20 @@ struct TimeContribution: Sendable, Equatable {
         Self.money(refunded, new.refunded, .refunded, .refundedHolders, emit)
         Self.money(adjustment, new.adjustment, .adjustment, .adjustmentHolders, emit)
         if stock != new.stock {
-            for (old, sign) in [(stock, Int64(-1)), (new.stock, 1)] {
-                if old.active != 0 { emit(TimeKey(kind: .active), Int64(old.active) * sign) }
-                if old.trial != 0 { emit(TimeKey(kind: .trial), Int64(old.trial) * sign) }
-                if old.churned != 0 { emit(TimeKey(kind: .churned), Int64(old.churned) * sign) }
-                if old.active > 0, !old.currency.isEmpty {
-                    emit(TimeKey(kind: .mrr, name: old.currency), old.mrr.micros &* sign)
-                    emit(TimeKey(kind: .mrrHolders, name: old.currency), sign)
+            if stock.active != new.stock.active { emit(TimeKey(kind: .active), Int64(new.stock.active) &- Int64(stock.active)) }
+            if stock.trial != new.stock.trial { emit(TimeKey(kind: .trial), Int64(new.stock.trial) &- Int64(stock.trial)) }
+            if stock.churned != new.stock.churned { emit(TimeKey(kind: .churned), Int64(new.stock.churned) &- Int64(stock.churned)) }
+            let old = stock.holdsMRR ? stock : nil, now = new.stock.holdsMRR ? new.stock : nil
+            if let old, let now, old.currency == now.currency, case let (d, false) = now.mrr.micros.subtractingReportingOverflow(old.mrr.micros) {
+                if d != 0 { emit(TimeKey(kind: .mrr, name: now.currency), d) }
+            } else {
+                if let old {
+                    emit(TimeKey(kind: .mrr, name: old.currency), 0 &- old.mrr.micros)
+                    emit(TimeKey(kind: .mrrHolders, name: old.currency), -1)
+                }
+                if let now {
+                    emit(TimeKey(kind: .mrr, name: now.currency), now.mrr.micros)
+                    emit(TimeKey(kind: .mrrHolders, name: now.currency), 1)
                 }
             }
         }
@@ -75,16 +93,26 @@ struct TimeContribution: Sendable, Equatable {
         if converted { emit(TimeKey(kind: .cohortConverted, number: day)) }
     }
 
+    /// The change of one kind of money (its sums and holders per currency) from `old` to `new`:
+    /// a currency in both changes its sum only (by the difference), not its holders.
     private static func money(_ old: [UserBooks.Amount], _ new: [UserBooks.Amount], _ sum: TimeKey.Kind, _ holders: TimeKey.Kind,
                               _ emit: (TimeKey, Int64) -> Void) {
         guard old != new else { return }
+        var kept = [Bool](repeating: false, count: new.count)
         for a in old {
-            emit(TimeKey(kind: sum, name: a.currency), 0 &- a.money.micros)
-            emit(TimeKey(kind: holders, name: a.currency), -1)
+            // (A difference past Int64 is given as its two terms, so the index's magnitude counts both.)
+            if let i = new.indices.first(where: { !kept[$0] && new[$0].currency == a.currency }),
+               case let (d, false) = new[i].money.micros.subtractingReportingOverflow(a.money.micros) {
+                kept[i] = true
+                if d != 0 { emit(TimeKey(kind: sum, name: a.currency), d) }
+            } else {
+                emit(TimeKey(kind: sum, name: a.currency), 0 &- a.money.micros)
+                emit(TimeKey(kind: holders, name: a.currency), -1)
+            }
         }
-        for a in new {
-            emit(TimeKey(kind: sum, name: a.currency), a.money.micros)
-            emit(TimeKey(kind: holders, name: a.currency), 1)
+        for (i, b) in new.enumerated() where !kept[i] {
+            emit(TimeKey(kind: sum, name: b.currency), b.money.micros)
+            emit(TimeKey(kind: holders, name: b.currency), 1)
         }
     }
 }

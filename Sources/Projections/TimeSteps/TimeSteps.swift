@@ -58,6 +58,16 @@ package struct TimeSteps: Sendable, Equatable {
         starts.append(times.count)
     }
 
+    /// The steps of `a` then those of `b`, whose keys all come after `a`'s.
+    package static func concatenated(_ a: TimeSteps, _ b: TimeSteps) -> TimeSteps {
+        var out = a
+        out.keys += b.keys
+        out.starts += b.starts.dropFirst().map { $0 + a.times.count }
+        out.times += b.times
+        out.sums += b.sums
+        return out
+    }
+
     /// The pointwise sum of two step functions (keys of either), without steps that change nothing.
     package static func merged(_ a: TimeSteps, _ b: TimeSteps) -> TimeSteps {
         var out = TimeSteps()
