@@ -41,9 +41,24 @@ import Ingest
             if offset > 500 { #expect(r.recordsRead == appended) }
         }
         try Self.append(Self.lines[offset...], to: log)
-        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+        Self.same(try store.keptSnapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
         // and as of an earlier instant, where some users have later events
-        Self.same(try store.snapshot(asOf: Timestamp.parse("2026-02-01T00:00:00Z")!), try log.replay(at: "2026-02-01T00:00:00Z"))
+        Self.same(try store.keptSnapshot(asOf: Timestamp.parse("2026-02-01T00:00:00Z")!), try log.replay(at: "2026-02-01T00:00:00Z"))
+    }
+
+    @Test func aPastInstantFoldedFromTheEventCacheAnswersAsTheKeptProjectionAndFallsBackWhenTheCacheIsBehind() throws {
+        let log = try TestLog([])
+        try Self.append(Self.lines[..<1_000], to: log)
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        _ = try Replay.buildEventCache(directory: log.path)
+        for at in ["2026-02-01T00:00:00Z", "2026-05-01T00:00:00Z", "2027-01-01T00:00:00Z"] {
+            Self.same(try store.snapshot(asOf: Timestamp.parse(at)!), try store.keptSnapshot(asOf: Timestamp.parse(at)!))
+        }
+        // Records past the cache's head: the cache no longer matches, the kept projection answers.
+        try Self.append(Self.lines[1_000...], to: log)
+        let later = try store.snapshot(asOf: Self.instant)
+        Self.same(later, try store.keptSnapshot(asOf: Self.instant))
+        #expect(later.userIDs.count > 300 / 2)
     }
 
     /// Transfers: a subscription received and transferred on (A→B→C), a recipient's own purchase
@@ -79,7 +94,7 @@ import Ingest
             try store.refresh()
             try Self.append(Self.transferStory[split...], to: log)
             for at in ["2026-02-07T00:00:00Z", "2026-01-28T00:00:00Z", "2026-03-02T00:00:00Z"] {
-                let kept = try store.snapshot(asOf: Timestamp.parse(at)!), full = try whole.replay(at: at)
+                let kept = try store.keptSnapshot(asOf: Timestamp.parse(at)!), full = try whole.replay(at: at)
                 #expect(kept.userIDs.map { kept.plan(of: $0) } == full.userIDs.map { full.plan(of: $0) }, "split \(split), at \(at)")
                 #expect(kept.revenue() == full.revenue() && kept.counts() == full.counts(), "split \(split), at \(at)")
             }
@@ -121,11 +136,11 @@ import Ingest
         let appended = try Self.append(Self.lines[400...], to: log)
         let r = try store.refresh()
         #expect(!r.rebuilt && r.recordsRead == appended)
-        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+        Self.same(try store.keptSnapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
         // A torn projection file (data without its end) is never trusted: it is rebuilt.
         _ = FileManager.default.createFile(atPath: store.path, contents: Data(saved.prefix(saved.count - 10)))
         #expect(try store.refresh().rebuilt)
-        Self.same(try store.snapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
+        Self.same(try store.keptSnapshot(asOf: Self.instant), try log.replay(at: "2026-05-01T00:00:00Z"))
     }
 
 }

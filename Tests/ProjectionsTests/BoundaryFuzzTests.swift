@@ -127,7 +127,7 @@ import Ingest
             }
             var store = ProjectionStore(logDirectory: dir, profile: profile)
             store.partitions = 2
-            for instant in [instants[0], instants[3], instants[7]] { check(try store.snapshot(asOf: instant)) }
+            for instant in [instants[0], instants[3], instants[7]] { check(try store.keptSnapshot(asOf: instant)) }
         }
         let a = try Replay.run(directory: dir, options: ReplayOptions(profile: profiles[2], asOf: instants[5]))
         let b = try Replay.run(directory: dir, options: ReplayOptions(profile: profiles[3], asOf: instants[5]))

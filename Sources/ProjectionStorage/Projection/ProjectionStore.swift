@@ -177,9 +177,24 @@ public struct ProjectionStore {
     @discardableResult
     public func refresh() throws -> Refresh { try refreshed().refresh }
 
+    /// The read models as of `instant`: folded from the event cache when it matches the log's
+    /// head (every user read once, in effect order, up to the instant), else from the kept
+    /// projection (`keptSnapshot(asOf:)`). At a past instant most users have events after it, and
+    /// loading the projection then folding them again from the log costs several times the fold
+    /// from the cache (docs/BENCHMARKS.md).
+    public func snapshot(asOf instant: Timestamp) throws -> LedgerSnapshot {
+        let log = try Self.openForScans(logDirectory)
+        if Replay.eventCacheReady(log, build: false) {
+            var options = ReplayOptions(profile: profile, asOf: instant)
+            options.partitions = partitions
+            return try Replay.run(directory: logDirectory, options: options, through: log.head.position)
+        }
+        return try keptSnapshot(asOf: instant)
+    }
+
     /// The read models as of `instant`, from the kept projection; users with events after the
     /// instant are folded again from their own stream, up to it.
-    public func snapshot(asOf instant: Timestamp) throws -> LedgerSnapshot { try snapshotAndLater(asOf: instant).snapshot }
+    public func keptSnapshot(asOf instant: Timestamp) throws -> LedgerSnapshot { try snapshotAndLater(asOf: instant).snapshot }
 
     /// The snapshot as of `instant`, the users who have events after it, and the log handle read.
     func snapshotAndLater(asOf instant: Timestamp) throws -> (snapshot: LedgerSnapshot, later: [String], log: EventLog) {

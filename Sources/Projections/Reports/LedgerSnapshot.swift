@@ -22,8 +22,11 @@ public struct LedgerSnapshot: Sendable {
 
     /// A user's plan as of `options.asOf`.
     public func plan(of user: String) -> PlanView {
-        decider.view(users[user]?.state ?? SubscriberState(user: user), at: options.asOf)
+        decider.view(users.state(of: user) ?? SubscriberState(user: user), at: options.asOf)
     }
+
+    /// The plan of a fold of this snapshot, lent in place (`UserPartitions.forEachFold`).
+    func plan(of fold: LentFold) -> PlanView { decider.view(fold.state, at: options.asOf) }
 
     /// Analytics counts: every metric of CONTRACT.md §3, zero when nothing happened.
     public func counts() -> [String: Int] {

@@ -11,10 +11,11 @@ public struct PlanDifference: Sendable, Equatable {
 
 /// The same log folded under two profiles: who is in a different state as of an instant.
 public enum RuleDiff {
-    /// Compares the plans of every user in the two snapshots.
+    /// Compares the plans of every user in the two snapshots; the differences in user id order.
+    /// Each user is looked up once in the other snapshot (no list of every id is sorted).
     public static func compare(_ a: LedgerSnapshot, _ b: LedgerSnapshot) -> [PlanDifference] {
-        Set(a.userIDs).union(b.userIDs).sorted().compactMap { user in
-            let va = a.plan(of: user), vb = b.plan(of: user)
+        var out: [PlanDifference] = []
+        func compare(_ user: String, _ va: PlanView, _ vb: PlanView) {
             var fields: [String] = []
             if va.planState != vb.planState { fields.append("planState") }
             if va.graceReason != vb.graceReason { fields.append("graceReason") }
@@ -22,7 +23,10 @@ public enum RuleDiff {
             if va.entitlements != vb.entitlements { fields.append("entitlements") }
             if va.trialEligible != vb.trialEligible { fields.append("trialEligible") }
             if va.credits != vb.credits { fields.append("credits") }
-            return fields.isEmpty ? nil : PlanDifference(user: user, a: va, b: vb, fields: fields)
+            if !fields.isEmpty { out.append(PlanDifference(user: user, a: va, b: vb, fields: fields)) }
         }
+        a.users.forEachFold { compare($0.user, a.plan(of: $0), b.plan(of: $0.user)) }
+        b.users.forEachFold { if a.users.state(of: $0.user) == nil { compare($0.user, a.plan(of: $0.user), b.plan(of: $0)) } }
+        return out.sorted { $0.user < $1.user }
     }
 }

@@ -1,3 +1,4 @@
+import SubscriptionDomain
 /// The user tables of a replay, one per partition (users split by a hash of their id), kept apart
 /// rather than merged: merging would copy every fold once more at the peak.
 package struct UserPartitions: Sendable {
@@ -13,6 +14,13 @@ package struct UserPartitions: Sendable {
     package subscript(user: String) -> UserFold? {
         get { tables[partition(of: user)][user] }
         set { tables[partition(of: user)][user] = newValue }
+    }
+
+    /// A user's state, read in place (the fold is not copied).
+    func state(of user: String) -> SubscriberState? {
+        let p = partition(of: user)
+        guard let i = tables[p].slot(user) else { return nil }
+        return tables[p][slot: Int(i)].state
     }
 
     package mutating func update(_ user: String, _ body: (inout UserFold) -> Void) {

@@ -41,7 +41,7 @@ public struct UserTable<Fold: UserKeyed> {
         index.find(hash) { UserIndex.isID(storage[Int($0)].user, user) }
     }
 
-    private func slot(_ user: String) -> Int32? {
+    func slot(_ user: String) -> Int32? {
         var user = user
         return user.withUTF8 { b in let raw = UnsafeRawBufferPointer(b); return slot(raw, hash: UserIndex.hash(raw)) }
     }
