@@ -39,7 +39,8 @@ extension EventLog {
             try catchUpRepairingIndexes()
         }
         guard recent.count > 0, let headLocation else { return }
-        try PlatformDirectory.create(indexDirectory)
+        // Inside the log's folder only: a log whose folder was removed meanwhile does not make it again.
+        try PlatformDirectory.createChild(indexDirectory)
         var kept = runs
         for kind in IndexKind.all {
             var entries: [IndexRun.Entry] = []

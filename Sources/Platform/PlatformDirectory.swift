@@ -19,6 +19,16 @@ public enum PlatformDirectory {
         }
     }
 
+    /// Creates the directory `path` (nothing if it exists); its parent must exist: a folder that
+    /// was removed is not made again beneath it.
+    public static func createChild(_ path: String) throws {
+        var r: Int32
+        repeat { r = mkdir(path, 0o755) } while r != 0 && errno == EINTR
+        if r != 0 && errno != EEXIST {
+            throw SystemError.call("mkdir", path: path, offset: nil, errno: errno)
+        }
+    }
+
     /// The names in a directory (no `.` or `..`).
     public static func list(_ path: String) throws -> [String] {
         guard let dir = opendir(path) else { throw SystemError.call("opendir", path: path, offset: nil, errno: errno) }

@@ -22,19 +22,25 @@ extension TimeIndex {
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
         let steps = UserSteps(profile: profile, includeSandbox: fingerprint.hasSuffix(sandboxMark))
-        let walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
+        var walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
                                             start: { PartitionWalk() }, add: { w, user, events in walkUser(user, events, steps: steps, into: &w) })
-        var builder = TimeIndexBuilder()
+        // The partitions' builders taken over (each held once, so each is let go once grouped).
+        var parts: [TimeIndexBuilder] = []
         var senders: [UserSteps.Sender] = []
-        for w in walks {
-            builder.merge(w.builder)
-            senders += w.senders
+        for i in walks.indices {
+            parts.append(walks[i].builder)
+            senders += walks[i].senders
+            walks[i] = PartitionWalk()
         }
-        if !senders.isEmpty { try walkRecipients(senders, log: log, steps: steps, into: &builder) }
+        if !senders.isEmpty {
+            var recipients = TimeIndexBuilder()
+            try walkRecipients(senders, log: log, steps: steps, into: &recipients)
+            parts.append(recipients)
+        }
         guard let hash = try log.chainHash(at: head.position) else {
             throw ProjectionError(position: head.position, reason: "the log does not reach its own head")
         }
-        return builder.finish(fingerprint: fingerprint, position: head.position, hash: hash)
+        return TimeIndexBuilder.finish(&parts, fingerprint: fingerprint, position: head.position, hash: hash)
     }
 
     /// One user's walk into the partition's results.

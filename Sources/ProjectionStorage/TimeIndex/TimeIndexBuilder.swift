@@ -4,8 +4,8 @@ import SubscriptionDomain
 import Platform
 
 /// Gathers the differences users' walks give (`UserSteps`), then groups them by key, sorts each
-/// key's by time and sums them into a `TimeIndex`. Builders of parallel partitions merge before
-/// `finish`.
+/// key's by time and sums them into a `TimeIndex`. The builders of parallel partitions are
+/// finished together (`finish(_:fingerprint:position:hash:)`).
 struct TimeIndexBuilder: Sendable {
     struct Entry: Sendable {
         var key: Int32
@@ -86,40 +86,50 @@ struct TimeIndexBuilder: Sendable {
         if firstEvent.map({ t < $0 }) ?? true { firstEvent = t }
     }
 
-    /// Takes in another builder's entries (its key numbers mapped onto this one's).
-    mutating func merge(_ other: TimeIndexBuilder) {
-        let map = other.keys.map { number(of: $0) }
-        entries.reserveCapacity(entries.count + other.entries.count)
-        for e in other.entries { entries.append(Entry(key: map[Int(e.key)], time: e.time, delta: e.delta)) }
-        if let t = other.firstEvent { noteEvent(t) }
-        moneyMagnitude = moneyMagnitude.addingSaturated(other.moneyMagnitude)
-    }
-
     /// Per key in key order, the distinct instants at which its sum changes and the sum from each
     /// on; instants whose differences cancel out, and keys left without a step, are not kept.
-    /// The differences are grouped by key (a counting pass), in two halves of about as many
-    /// differences each, and the halves sorted and summed on two cores.
     consuming func finishSteps() -> TimeSteps {
+        var parts = [self]
+        return Self.steps(of: &parts)
+    }
+
+    /// The steps of the differences of every part (partitions' builders, emptied here): their keys
+    /// numbered once, the differences grouped by key (a counting pass; each part's let go once
+    /// grouped), in two halves of about as many differences each, the halves sorted by time and
+    /// summed on two cores.
+    static func steps(of parts: inout [TimeIndexBuilder]) -> TimeSteps {
+        var all = TimeIndexBuilder()
+        var ranks: [[Int]] = []
+        for p in parts { ranks.append(p.keys.map { Int(all.number(of: $0)) }) }
+        let keys = all.keys
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         var rank = [Int](repeating: 0, count: keys.count)
         for (r, k) in order.enumerated() { rank[k] = r }
+        for p in ranks.indices { ranks[p] = ranks[p].map { rank[$0] } }
         // Where each key's differences start, keys in order.
         var starts = [Int](repeating: 0, count: keys.count + 1)
-        for e in entries { starts[rank[Int(e.key)] + 1] += 1 }
-        for r in 0..<keys.count { starts[r + 1] += starts[r] }
-        // The first key of the second half: the one holding the middle difference.
-        let middle = starts.firstIndex { $0 >= entries.count / 2 } ?? keys.count
-        let split = min(middle, keys.count)
-        var first = [Change](repeating: Change(time: 0, delta: 0), count: starts[split])
-        var second = [Change](repeating: Change(time: 0, delta: 0), count: entries.count - starts[split])
-        var next = starts
-        for e in entries {
-            let r = rank[Int(e.key)]
-            let i = next[r]
-            next[r] += 1
-            if r < split { first[i] = Change(time: e.time, delta: e.delta) } else { second[i - starts[split]] = Change(time: e.time, delta: e.delta) }
+        for p in parts.indices {
+            let rank = ranks[p]
+            for e in parts[p].entries { starts[rank[Int(e.key)] + 1] += 1 }
         }
-        entries = []
+        for r in 0..<keys.count { starts[r + 1] += starts[r] }
+        let total = starts[keys.count]
+        // The first key of the second half: the one holding the middle difference.
+        var split = 0
+        while split < keys.count, starts[split] < total / 2 { split += 1 }
+        var first = [Change](repeating: Change(time: 0, delta: 0), count: starts[split])
+        var second = [Change](repeating: Change(time: 0, delta: 0), count: total - starts[split])
+        var next = starts
+        for p in parts.indices {
+            let rank = ranks[p], entries = parts[p].entries
+            parts[p] = TimeIndexBuilder()
+            for e in entries {
+                let r = rank[Int(e.key)]
+                let i = next[r]
+                next[r] += 1
+                if r < split { first[i] = Change(time: e.time, delta: e.delta) } else { second[i - starts[split]] = Change(time: e.time, delta: e.delta) }
+            }
+        }
         let sortedKeys = order.map { keys[$0] }
         let (a, b) = Parallel.both(
             { Self.summed(&first, keys: sortedKeys[0..<split], starts: starts[0...split], offset: 0) },
@@ -146,11 +156,17 @@ struct TimeIndexBuilder: Sendable {
         return steps
     }
 
-    /// The index of a whole log (no overlay) as of `position`.
-    consuming func finish(fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest) -> TimeIndex {
-        let first = firstEvent, magnitude = moneyMagnitude
+    /// The index of a whole log (no overlay) as of `position`, from the differences of every part
+    /// (emptied here).
+    static func finish(_ parts: inout [TimeIndexBuilder], fingerprint: String, position: UInt64, hash: EventStore.SHA256.Digest) -> TimeIndex {
+        var first: Timestamp?
+        var magnitude: Int64 = 0
+        for p in parts {
+            if let t = p.firstEvent, first.map({ t < $0 }) ?? true { first = t }
+            magnitude = magnitude.addingSaturated(p.moneyMagnitude)
+        }
         return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: first,
-                         base: .memory(finishSteps()), baseMagnitude: magnitude)
+                         base: .memory(steps(of: &parts)), baseMagnitude: magnitude)
     }
 }
 

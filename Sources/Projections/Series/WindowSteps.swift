@@ -19,8 +19,9 @@ struct WindowSteps {
     let decider: PlanDecider
     /// Sandbox events count too (as in a replay with `includeSandbox`).
     let includeSandbox: Bool
-    /// The funnel events a replay's funnel counts (production ones, or all with `includeSandbox`), in effect order.
-    private var funnelEvents: [Event] = []
+    /// The funnel events a replay's funnel counts (production ones, or all with `includeSandbox`),
+    /// in effect order, as their places in the user's events.
+    private var funnel: [Int] = []
     /// The first paid period's start and its pending retention checks (instant, period), in order.
     private var paidStart: Timestamp?
     private var checks: [(at: Timestamp, period: Int)] = []
@@ -32,11 +33,12 @@ struct WindowSteps {
         self.includeSandbox = includeSandbox
     }
 
-    /// Takes in one event just folded into `fold` at `now`; `books` and `converted` are the fold's before it.
-    mutating func event(_ e: Event, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
+    /// Takes in one event (the user's `index`th) just folded into `fold` at `now`; `books` and
+    /// `converted` are the fold's before it.
+    mutating func event(_ e: Event, index: Int, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         let rule = fold.state.rule
-        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnelEvents.append(e) }
+        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnel.append(index) }
         if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
         if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
         if fold.books.takehomeAdjustment != books.takehomeAdjustment {
@@ -104,10 +106,10 @@ struct WindowSteps {
 
     /// Gives the window funnels' chains (see the type's note), summed per key and instant first:
     /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out.
-    func finish(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
-        guard !funnelEvents.isEmpty else { return }
+    func finish(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        guard !funnel.isEmpty else { return }
         var changes: [(key: TimeKey, time: Timestamp, delta: Int64)] = []
-        chains { changes.append(($0, $1, $2)) }
+        chains(events) { changes.append(($0, $1, $2)) }
         changes.sort { $0.key != $1.key ? $0.key < $1.key : $0.time < $1.time }
         var i = 0
         while i < changes.count {
@@ -121,29 +123,29 @@ struct WindowSteps {
         }
     }
 
-    private func chains(_ emit: (TimeKey, Timestamp, Int64) -> Void) {
+    private func chains(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         var starts: [Int] = []
-        for (i, e) in funnelEvents.enumerated() where i == 0 || SeriesBuckets.day(of: funnelEvents[i - 1].time) != SeriesBuckets.day(of: e.time) {
+        for i in funnel.indices where i == 0 || SeriesBuckets.day(of: events[funnel[i - 1]].time) != SeriesBuckets.day(of: events[funnel[i]].time) {
             starts.append(i)
         }
         for (j, s) in starts.enumerated() {
-            let day = SeriesBuckets.day(of: funnelEvents[s].time)
-            let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: funnelEvents[starts[j - 1]].time)
-            chain(from: s, windowDay: before, byView: j == 0, sign: 1, emit)
-            chain(from: s, windowDay: day, byView: false, sign: -1, emit)
+            let day = SeriesBuckets.day(of: events[funnel[s]].time)
+            let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
+            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, emit)
+            chain(events, from: s, windowDay: day, byView: false, sign: -1, emit)
         }
     }
 
     /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys.
-    private func chain(from start: Int, windowDay: Int64, byView: Bool, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+    private func chain(_ events: [Event], from start: Int, windowDay: Int64, byView: Bool, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
         var held: [TimeKey] = [], keys: [TimeKey] = []
         var i = start
-        while i < funnelEvents.count {
-            let now = funnelEvents[i].time
-            while i < funnelEvents.count, funnelEvents[i].time == now {
-                progress.record(funnelEvents[i])
+        while i < funnel.count {
+            let now = events[funnel[i]].time
+            while i < funnel.count, events[funnel[i]].time == now {
+                progress.record(events[funnel[i]])
                 if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }

@@ -54,7 +54,7 @@ package struct UserSteps {
         var fold = UserFold(user: user)
         var previous = TimeContribution()
         var outs: [TransferChange] = []
-        let arrivals = Set(senders.flatMap { $0.changes.map(\.time) }).sorted()
+        let arrivals = senders.isEmpty ? [] : Set(senders.flatMap { $0.changes.map(\.time) }).sorted()
 
         func effectiveState(at t: Timestamp) -> SubscriberState {
             guard !senders.isEmpty else { return fold.state }
@@ -80,7 +80,7 @@ package struct UserSteps {
                 let before = fold.transferOut, books = fold.books, converted = fold.trialConverted
                 fold.apply(events[k], decider, options)
                 if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
-                windows.event(events[k], now: now, fold: fold, books: books, converted: converted, signed)
+                windows.event(events[k], index: k, now: now, fold: fold, books: books, converted: converted, signed)
             }
             if !at.isEmpty {
                 windows.notifications(fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
@@ -88,7 +88,7 @@ package struct UserSteps {
             sample(at: now)
         }
         windows.checkRetention(before: nil, state: fold.state, signed)
-        windows.finish(signed)
+        windows.finish(events, signed)
         return outs
     }
 
@@ -119,11 +119,12 @@ package struct UserSteps {
     /// change without an event: a superset of `PlanDecider.timers`.
     static func statusInstants(_ state: SubscriberState, decider: PlanDecider, after: Timestamp, before: Timestamp?) -> [Timestamp] {
         guard let sub = state.subscription else { return [] }
+        let candidates: InlineArray<5, Timestamp?> = [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.profile.unverifiedGrace]
         var out: [Timestamp] = []
-        for t in [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.profile.unverifiedGrace] {
-            guard let t, t > after, before.map({ t < $0 }) ?? true, !out.contains(t) else { continue }
+        for i in candidates.indices {
+            guard let t = candidates[i], t > after, before.map({ t < $0 }) ?? true, !out.contains(t) else { continue }
             out.append(t)
         }
-        return out.sorted()
+        return out.count < 2 ? out : out.sorted()
     }
 }
