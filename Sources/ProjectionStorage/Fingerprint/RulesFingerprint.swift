@@ -14,7 +14,12 @@ import SubscriptionDomain
 /// Computed once per profile per process (a few milliseconds in a release build).
 public enum RulesFingerprint {
     /// The fingerprint for `profile`'s rules: 16 hex digits of SHA-256.
-    public static func of(_ profile: Profile) -> String { cache.value(for: profile) }
+    public static func of(_ profile: Profile) -> String { cache.value(for: profile, keptIn: nil) }
+
+    /// The same, kept in `folder` for later processes of this build (`KeptFingerprint`): read from
+    /// there when a file of this build and profile is whole, else computed and written there
+    /// (a folder that cannot be written only costs the computation again).
+    public static func of(_ profile: Profile, keptIn folder: String) -> String { cache.value(for: profile, keptIn: folder) }
 
     /// The digest itself, without the memo.
     static func compute(_ profile: Profile) -> String {
@@ -75,10 +80,13 @@ final class FingerprintMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var known: [String: String] = [:]
 
-    func value(for profile: Profile) -> String {
+    func value(for profile: Profile, keptIn folder: String?) -> String {
         let key = profile.encodedJSON()
         if let v = lock.withLock({ known[key] }) { return v }
-        let v = RulesFingerprint.compute(profile)
+        let kept = folder.flatMap { KeptFingerprint(folder: $0, profileJSON: key) }
+        let stored = kept?.read()
+        let v = stored ?? RulesFingerprint.compute(profile)
+        if let kept, stored == nil { kept.write(v) }
         lock.withLock { known[key] = v }
         return v
     }

@@ -59,7 +59,7 @@ public struct ProjectionStore {
     /// and the code version a stored projection was folded with.
     var fingerprint: String {
         var h = EventStore.SHA256()
-        h.update(Array("v\(Self.codeVersion)\n\(profile.encodedJSON())\n\(rulesFingerprint ?? RulesFingerprint.of(profile))".utf8))
+        h.update(Array("v\(Self.codeVersion)\n\(profile.encodedJSON())\n\(rulesFingerprint ?? RulesFingerprint.of(profile, keptIn: logDirectory + "/projections"))".utf8))
         return String(h.finalize().description.prefix(16))
     }
 
