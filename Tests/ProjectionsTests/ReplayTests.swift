@@ -87,6 +87,46 @@ import EventCodec
     }
 }
 
+@Suite struct RuleDiffs {
+    /// The definition: every user of either snapshot, in id order, with the fields whose values differ.
+    static func reference(_ a: LedgerSnapshot, _ b: LedgerSnapshot) -> [PlanDifference] {
+        Set(a.userIDs).union(b.userIDs).sorted().compactMap { user in
+            let va = a.plan(of: user), vb = b.plan(of: user)
+            let fields = [("planState", va.planState != vb.planState), ("graceReason", va.graceReason != vb.graceReason),
+                          ("graceEndsAt", va.graceEndsAt != vb.graceEndsAt), ("entitlements", va.entitlements != vb.entitlements),
+                          ("trialEligible", va.trialEligible != vb.trialEligible), ("credits", va.credits != vb.credits)]
+                .filter(\.1).map(\.0)
+            return fields.isEmpty ? nil : PlanDifference(user: user, a: va, b: vb, fields: fields)
+        }
+    }
+
+    @Test func theDiffOverSeveralPartitionsIsEveryUserOfEitherSnapshotInIdOrder() throws {
+        let generated = PopulationGenerator(profile: .handz, users: 300, seed: 17).events()
+        let log = try TestLog(generated.map { EventCodec.encode($0) })
+        // Five days after some billing issues: in a 7-day billing grace, not in a 3-day one.
+        let inGrace = generated.filter { $0.type == .billingIssue }.prefix(3)
+            .map { Timestamp(nanoseconds: $0.time.nanoseconds + 5 * 86_400 * 1_000_000_000).description }
+        var seven = Profile.handz
+        seven.billingGraceDays = 7
+        var differing = 0
+        for (partitionsA, partitionsB) in [(1, 1), (4, 1), (3, 2)] {
+            for at in ["2026-01-20T00:00:00Z", "2026-03-01T00:00:00Z"] + inGrace {
+                let a = try log.replay(at: at, partitions: partitionsA)
+                let b = try log.replay(at: at, profile: seven, partitions: partitionsB)
+                let diff = RuleDiff.compare(a, b)
+                #expect(diff == Self.reference(a, b), "partitions \(partitionsA), \(partitionsB) at \(at)")
+                differing += diff.count
+            }
+            // Users only in B (a later instant: users who came after A's), compared with a plan A has not seen.
+            let early = try log.replay(at: "2026-01-20T00:00:00Z", partitions: partitionsA)
+            let later = try log.replay(at: "2026-03-01T00:00:00Z", profile: seven, partitions: partitionsB)
+            #expect(Set(later.userIDs).subtracting(early.userIDs).count > 0)
+            #expect(RuleDiff.compare(early, later) == Self.reference(early, later), "partitions \(partitionsA), \(partitionsB), later")
+        }
+        #expect(differing > 0, "a longer billing grace changes someone in this population")
+    }
+}
+
 @Suite struct ReplayConsistency {
     @Test func oneAndFourPartitionsGiveIdenticalOutput() throws {
         let events = PopulationGenerator(profile: .howru, users: 400, seed: 5).events().map { EventCodec.encode($0) }

@@ -27,7 +27,12 @@ package struct LentFold {
 extension UserPartitions {
     /// Runs `body` on every fold, partition after partition, lent in place (`LentFold`).
     @inline(__always) package func forEachFold(_ body: (LentFold) -> Void) {
-        for t in tables {
+        forEachFold(inPartitions: tables.indices, body)
+    }
+
+    /// Runs `body` on every fold of the partitions `range`, partition after partition, lent in place.
+    @inline(__always) package func forEachFold(inPartitions range: Range<Int>, _ body: (LentFold) -> Void) {
+        for t in tables[range] {
             t.storage.withUnsafeBufferPointer { folds in
                 for i in folds.indices { body(LentFold(folds.baseAddress! + i)) }
             }
