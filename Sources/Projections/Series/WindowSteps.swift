@@ -104,26 +104,39 @@ struct WindowSteps {
         slot < 6 ? TimeKey(kind: .notifications, number: Int64(slot)) : TimeKey(kind: .notificationsInApp, number: Int64(slot - 6))
     }
 
+    /// One change of a window funnel key as the chains give it: the key's packed `number`, its
+    /// paywall context as a place in the user's context names (-1: overall), instant and change.
+    private struct ChainChange {
+        var number: Int64
+        var context: Int32
+        var time: Timestamp
+        var delta: Int64
+    }
+
     /// Gives the window funnels' chains (see the type's note), summed per key and instant first:
-    /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out.
+    /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out. The
+    /// changes are sorted by number, context and instant (integers: the context names are looked
+    /// up once per chain), and keys are made only for the sums that are not zero.
     func finish(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         guard !funnel.isEmpty else { return }
-        var changes: [(key: TimeKey, time: Timestamp, delta: Int64)] = []
-        chains(events) { changes.append(($0, $1, $2)) }
-        changes.sort { $0.key != $1.key ? $0.key < $1.key : $0.time < $1.time }
+        var names: [String] = []
+        var changes: [ChainChange] = []
+        chains(events, names: &names) { changes.append($0) }
+        changes.sort { ($0.number, $0.context, $0.time) < ($1.number, $1.context, $1.time) }
         var i = 0
         while i < changes.count {
-            let (key, time, _) = changes[i]
+            let first = changes[i]
             var sum: Int64 = 0
-            while i < changes.count, changes[i].time == time, changes[i].key == key {
+            while i < changes.count, changes[i].time == first.time, changes[i].number == first.number, changes[i].context == first.context {
                 sum &+= changes[i].delta
                 i += 1
             }
-            if sum != 0 { emit(key, time, sum) }
+            guard sum != 0 else { continue }
+            emit(TimeKey(kind: .windowFunnel, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]), first.time, sum)
         }
     }
 
-    private func chains(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+    private func chains(_ events: [Event], names: inout [String], _ emit: (ChainChange) -> Void) {
         var starts: [Int] = []
         for i in funnel.indices where i == 0 || SeriesBuckets.day(of: events[funnel[i - 1]].time) != SeriesBuckets.day(of: events[funnel[i]].time) {
             starts.append(i)
@@ -131,16 +144,20 @@ struct WindowSteps {
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
             let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
-            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, emit)
-            chain(events, from: s, windowDay: day, byView: false, sign: -1, emit)
+            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, names: &names, emit)
+            chain(events, from: s, windowDay: day, byView: false, sign: -1, names: &names, emit)
         }
     }
 
-    /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys.
-    private func chain(_ events: [Event], from start: Int, windowDay: Int64, byView: Bool, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+    /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys;
+    /// each paywall context named by its place in `names` (added there when new).
+    private func chain(_ events: [Event], from start: Int, windowDay: Int64, byView: Bool, sign: Int64,
+                       names: inout [String], _ emit: (ChainChange) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
-        var held: [TimeKey] = [], keys: [TimeKey] = []
+        // The place in `names` of each of this chain's contexts, in `progress.byContext` order (which only grows).
+        var places: [Int32] = []
+        var held: [(number: Int64, context: Int32)] = [], keys: [(number: Int64, context: Int32)] = []
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
@@ -149,13 +166,20 @@ struct WindowSteps {
                 if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }
-            keys.removeAll(keepingCapacity: true)
-            if progress.reached > 0 { keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, Int(progress.reached)))) }
-            for p in progress.byContext {
-                keys.append(TimeKey(kind: .windowFunnel, number: TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), name: p.context))
+            while places.count < progress.byContext.count {
+                let name = progress.byContext[places.count].context
+                if let known = names.firstIndex(of: name) { places.append(Int32(known)) } else {
+                    places.append(Int32(names.count))
+                    names.append(name)
+                }
             }
-            for k in held where !keys.contains(k) { emit(k, now, -sign) }
-            for k in keys where !held.contains(k) { emit(k, now, sign) }
+            keys.removeAll(keepingCapacity: true)
+            if progress.reached > 0 { keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
+            for (c, p) in progress.byContext.enumerated() {
+                keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), places[c]))
+            }
+            for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign)) }
+            for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign)) }
             swap(&held, &keys)
         }
     }

@@ -20,7 +20,7 @@ struct TimeContribution: Sendable, Equatable {
 
     /// The contribution of `fold` whose effective state (its own, with the subscriptions handed
     /// to the user by then) is `state`, as of `instant`.
-    init(_ fold: UserFold, state: SubscriberState, decider: PlanDecider, at instant: Timestamp) {
+    init(_ fold: borrowing UserFold, state: borrowing SubscriberState, decider: PlanDecider, at instant: Timestamp) {
         counts = fold.counts
         reached = fold.funnel.reached
         contexts = fold.funnel.byContext

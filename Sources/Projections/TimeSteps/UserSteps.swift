@@ -66,7 +66,9 @@ package struct UserSteps {
             return s
         }
         func sample(at t: Timestamp) {
-            let c = TimeContribution(fold, state: effectiveState(at: t), decider: decider, at: t)
+            // (Without senders the fold's own state, read in place rather than copied.)
+            let c = senders.isEmpty ? TimeContribution(fold, state: fold.state, decider: decider, at: t)
+                : TimeContribution(fold, state: effectiveState(at: t), decider: decider, at: t)
             guard c != previous else { return }
             previous.difference(to: c) { emit($0, t, $1 &* sign) }
             previous = c
