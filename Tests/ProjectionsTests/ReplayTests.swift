@@ -85,6 +85,22 @@ import EventCodec
         #expect(diff[0].a.planState == .free && diff[0].b.planState == .proGrace)
         #expect(diff[0].fields == ["planState", "graceReason", "graceEndsAt", "entitlements"])
     }
+
+    /// Users known to only one of the snapshots are compared too (as a user without events in the
+    /// other), and the differences come in user id order whichever snapshot knew the user.
+    @Test func ruleDiffComparesUsersKnownToOnlyOneSnapshotInUserIDOrder() throws {
+        let log = try TestLog(story)
+        let early = try log.replay(at: "2026-01-02T00:00:00Z"), later = try log.replay(at: "2026-01-05T12:00:00Z")
+        #expect(!early.userIDs.contains("b") && later.userIDs.contains("b"))
+        let diff = RuleDiff.compare(early, later)
+        #expect(diff.map(\.user) == diff.map(\.user).sorted(), "\(diff.map(\.user))")
+        let b = try #require(diff.first { $0.user == "b" }, "b only in the later snapshot: \(diff.map(\.user))")
+        #expect(b.a == early.plan(of: "b") && b.b.planState == .pro)
+        #expect(diff.contains { $0.user == "d" }, "d known to both, on trial only later: \(diff.map(\.user))")
+        // The other way round: b known only to the first snapshot.
+        let back = RuleDiff.compare(later, early)
+        #expect(back.map(\.user) == diff.map(\.user) && back.first { $0.user == "b" }?.a.planState == .pro)
+    }
 }
 
 @Suite struct RuleDiffs {
