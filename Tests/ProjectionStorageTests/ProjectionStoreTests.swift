@@ -61,6 +61,24 @@ import Ingest
         #expect(later.userIDs.count > 300 / 2)
     }
 
+    /// At the very instant of an event, the fold from the event cache counts that event, as the
+    /// kept projection does (an instant is inclusive, whichever way the answer is folded).
+    @Test func anInstantOfAnEventFoldedFromTheEventCacheCountsThatEventAsTheKeptProjectionDoes() throws {
+        let log = try TestLog([])
+        try Self.append(Self.lines[..<1_000], to: log)
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        _ = try Replay.buildEventCache(directory: log.path)
+        let events = PopulationGenerator(profile: .handz, users: 300, seed: 11).events()
+        for k in stride(from: 7, to: 1_000, by: 131) {
+            let at = events[k].time
+            let cached = try store.snapshot(asOf: at), kept = try store.keptSnapshot(asOf: at)
+            let before = try store.keptSnapshot(asOf: Timestamp(nanoseconds: at.nanoseconds - 1))
+            #expect(kept.userIDs.contains(events[k].user), "event \(k) at \(at)")
+            #expect(cached.counts() != before.counts() || cached.userIDs != before.userIDs, "event \(k) at \(at) is counted")
+            Self.same(cached, kept)
+        }
+    }
+
     /// Transfers: a subscription received and transferred on (A→B→C), a recipient's own purchase
     /// and refund after receiving, a transfer to someone with a running subscription, a transfer
     /// back and forth, and a late event of a recipient.
