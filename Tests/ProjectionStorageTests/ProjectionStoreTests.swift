@@ -59,6 +59,8 @@ import Ingest
         let later = try store.snapshot(asOf: Self.instant)
         Self.same(later, try store.keptSnapshot(asOf: Self.instant))
         #expect(later.userIDs.count > 300 / 2)
+        // A question is only read: it does not build the cache again as it answers.
+        #expect(!Replay.eventCacheReady(try ProjectionStore.openForScans(log.path), build: false), "the event cache was rebuilt by a read")
     }
 
     /// At the very instant of an event, the fold from the event cache counts that event, as the
