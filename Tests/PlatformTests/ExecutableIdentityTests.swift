@@ -57,6 +57,18 @@ import TestKit
         #expect(try ExecutableIdentity.buildID(ofELF: noID) == nil)
     }
 
+    /// Each note's name and description are padded to 4 bytes: the build ID is found after notes
+    /// whose name and description are not whole words.
+    @Test func aBuildIDNoteIsFoundAfterNotesWhoseNameAndDescriptionArePadded() throws {
+        let s = Scratch()
+        let id: [UInt8] = [0x5A, 0x01, 0xC3, 0x77]
+        for (name, length) in [("Go", 5), ("GNU", 6), ("stapsdt", 1), ("Xen", 7)] {
+            let other = Self.note(name: name, type: 4, description: (0..<length).map { UInt8($0 + 1) })
+            let file = try s.write(Self.elf(notes: other + Self.note(name: "GNU", type: 3, description: id)), to: "\(name)-\(length)")
+            #expect(try ExecutableIdentity.buildID(ofELF: file) == id, "after a note \(name) with \(length) bytes")
+        }
+    }
+
     @Test func aFileThatIsNoELFOrIsCutShortHasNoBuildIDAndAMissingOneThrows() throws {
         let s = Scratch()
         let whole = Self.elf(notes: Self.note(name: "GNU", type: 3, description: [1, 2, 3, 4]))
