@@ -70,8 +70,9 @@ struct TimeContribution: Sendable, Equatable {
             if stock.trial != new.stock.trial { emit(TimeKey(kind: .trial), Int64(new.stock.trial) &- Int64(stock.trial)) }
             if stock.churned != new.stock.churned { emit(TimeKey(kind: .churned), Int64(new.stock.churned) &- Int64(stock.churned)) }
             let old = stock.holdsMRR ? stock : nil, now = new.stock.holdsMRR ? new.stock : nil
-            if let old, let now, old.currency == now.currency, case let (d, false) = now.mrr.micros.subtractingReportingOverflow(old.mrr.micros) {
-                if d != 0 { emit(TimeKey(kind: .mrr, name: now.currency), d) }
+            if let old, let now, old.currency == now.currency {
+                // (An MRR is never negative, `SubscriberStock.of`: the difference of two cannot wrap.)
+                if old.mrr != now.mrr { emit(TimeKey(kind: .mrr, name: now.currency), now.mrr.micros &- old.mrr.micros) }
             } else {
                 if let old {
                     emit(TimeKey(kind: .mrr, name: old.currency), 0 &- old.mrr.micros)
