@@ -43,6 +43,10 @@ final class BatchAppender: @unchecked Sendable {
     func settle() -> Outcome? {
         guard busy else { return nil }
         done.wait()
+        // The block that signalled still holds this appender, and through it the log, until it
+        // returns: wait for it, so that the log's last reference, and the save of its indexes
+        // when a writer closes, never falls to the appending thread after the import returned.
+        queue.sync {}
         busy = false
         defer { outcome = nil }
         return outcome

@@ -201,3 +201,29 @@ import Ingest
         }
     }
 }
+
+/// The log an import appended to on its second thread is closed on the caller's thread: when the
+/// import's scope ends, the writer has saved its indexes and let go of the log, so the caller may
+/// remove the folder or open a writer at once (a log closed on the appending thread saved its
+/// indexes after the import returned, into a folder the caller was removing).
+@Suite struct ImportPipelineClosing {
+    @Test func aPipelinedImportHasSavedTheLogsIndexesWhenItsScopeEnds() throws {
+        let lines = PopulationGenerator(profile: .handz, users: 30, seed: 9).events().map { EventCodec.encode($0) }
+        let text = Array(lines.joined(separator: "\n").utf8)
+        for round in 0..<20 {
+            let s = Scratch()
+            do {
+                var importer = EventImporter(log: try EventLog(directory: s.log))
+                importer.batchSize = 16
+                var summary = EventImporter.Summary()
+                var rejected = RejectedLineCollector()
+                try importer.importLines(text, file: "in.jsonl", rejected: &rejected, into: &summary)
+                #expect(summary.appended == lines.count)
+            }
+            #expect(FileManager.default.fileExists(atPath: s.log + "/indexes/manifest"), "round \(round): the indexes were not saved yet")
+            try FileManager.default.removeItem(atPath: s.log)
+            #expect(!FileManager.default.fileExists(atPath: s.log), "round \(round): the log's folder came back")
+        }
+    }
+}
+
