@@ -187,7 +187,7 @@ public struct ProjectionStore {
         if Replay.eventCacheReady(log, build: false) {
             var options = ReplayOptions(profile: profile, asOf: instant)
             options.partitions = partitions
-            return try Replay.run(directory: logDirectory, options: options, through: log.head.position)
+            return try Replay.run(log: log, options: options)
         }
         return try keptSnapshot(asOf: instant)
     }

@@ -10,8 +10,13 @@ extension Replay {
     /// partition that finds it damaged removes it and folds from the log. Every partition folds the
     /// records up to the head the first handle saw (or `through`), whatever is appended meanwhile.
     public static func run(directory: String, options: ReplayOptions, through: UInt64? = nil) throws -> LedgerSnapshot {
+        try run(log: try ProjectionStore.openForScans(directory, through: through), options: options)
+    }
+
+    /// The same over `log`, a handle opened for scans (`ProjectionStore.openForScans`), up to its head.
+    static func run(log: EventLog, options: ReplayOptions) throws -> LedgerSnapshot {
         let partitions = max(1, options.partitions)
-        let log = try ProjectionStore.openForScans(directory, through: through)
+        let directory = log.directory
         let head = log.head
         let cached = options.eventCache && eventCacheReady(log, build: options.buildEventCache)
         let results = PartitionResults(count: partitions)

@@ -21,7 +21,7 @@ public enum RuleDiff {
                                             { differences(a, b, inPartitions: middle..<partitions) })
         var out = first + second
         b.users.forEachFold {
-            guard a.users.state(of: $0.user) == nil, let d = difference($0.user, a.plan(of: $0.user), b.plan(of: $0)) else { return }
+            guard !a.users.contains($0.user), let d = difference($0.user, a.plan(of: $0.user), b.plan(of: $0)) else { return }
             out.append(d)
         }
         return out.sorted { $0.user < $1.user }

@@ -16,6 +16,9 @@ package struct UserPartitions: Sendable {
         set { tables[partition(of: user)][user] = newValue }
     }
 
+    /// Whether the user has a fold.
+    func contains(_ user: String) -> Bool { tables[partition(of: user)].slot(user) != nil }
+
     /// A user's state, read in place (the fold is not copied).
     func state(of user: String) -> SubscriberState? {
         let p = partition(of: user)
