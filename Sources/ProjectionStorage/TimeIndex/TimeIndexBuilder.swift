@@ -3,23 +3,31 @@ import EventStore
 import SubscriptionDomain
 import Platform
 
-/// Gathers the differences users' walks give (`UserSteps`), then groups them by key, sorts each
-/// key's by time and sums them into a `TimeIndex`. The builders of parallel partitions are
-/// finished together (`finish(_:fingerprint:position:hash:)`).
+/// Gathers the differences users' walks give (`UserSteps`), grouped by key a batch at a time,
+/// then sorts each key's by time and sums them into a `TimeIndex`. The builders of parallel
+/// partitions are finished together (`finish(_:fingerprint:position:hash:)`).
 struct TimeIndexBuilder: Sendable {
-    struct Entry: Sendable {
-        var key: Int32
-        var time: Int64
-        var delta: Int64
-    }
-
-    /// One difference of a key, once the differences are grouped by key.
+    /// One difference of a key.
     struct Change: Sendable {
         var time: Int64
         var delta: Int64
     }
 
+    /// A difference given, before it is grouped with its key's.
+    private struct Entry: Sendable {
+        var key: Int32
+        var change: Change
+    }
+
+    /// How many differences are taken before they are grouped by key: the batch and its grouped
+    /// copy stay within the cores' caches, and each key's run is appended in one go.
+    private static let batch = 1 << 15
+
     private(set) var keys: [TimeKey] = []
+    /// Each key's differences (by key number), in the order given, but for those of the batch.
+    private var changes: [ChangeChunks] = []
+    /// The differences given since the last grouping (`group()`).
+    private var batch: [Entry] = []
     /// Key numbers by kind, name and number packed in one word (`PackedKeys`); keys that do not
     /// pack (a name past the 65,535th, a number past ±2⁴²) by the whole key.
     private var packed = PackedKeys()
@@ -27,7 +35,6 @@ struct TimeIndexBuilder: Sendable {
     /// The names of keys so far (0: no name), and the last one looked up.
     private var names: [String: Int] = ["": 0]
     private var lastName = (name: "", number: 0)
-    private(set) var entries: [Entry] = []
     /// The earliest event time walked.
     var firstEvent: Timestamp?
     /// The sum of the magnitudes of every amount of money given (saturating): while it is within
@@ -36,11 +43,35 @@ struct TimeIndexBuilder: Sendable {
 
     init() {}
 
+    /// The number of differences held.
+    var count: Int { changes.reduce(batch.count) { $0 + $1.count } }
+
     mutating func add(_ key: TimeKey, _ time: Timestamp, _ delta: Int64) {
         guard delta != 0 else { return }
         let id = number(of: key)
         if key.isMoney { moneyMagnitude = moneyMagnitude.addingSaturated(delta == .min ? .max : abs(delta)) }
-        entries.append(Entry(key: id, time: time.nanoseconds, delta: delta))
+        batch.append(Entry(key: id, change: Change(time: time.nanoseconds, delta: delta)))
+        if batch.count >= Self.batch { group() }
+    }
+
+    /// Appends the batch's differences to their keys' (a counting pass by key, then one run per key).
+    private mutating func group() {
+        guard !batch.isEmpty else { return }
+        var starts = [Int](repeating: 0, count: keys.count + 1)
+        for e in batch { starts[Int(e.key) + 1] += 1 }
+        for k in 0..<keys.count { starts[k + 1] += starts[k] }
+        var next = starts
+        let grouped = [Change](unsafeUninitializedCapacity: batch.count) { buffer, count in
+            for e in batch {
+                buffer.initializeElement(at: next[Int(e.key)], to: e.change)
+                next[Int(e.key)] += 1
+            }
+            count = batch.count
+        }
+        for k in 0..<keys.count where starts[k + 1] > starts[k] {
+            changes[k].append(contentsOf: grouped[starts[k]..<starts[k + 1]])
+        }
+        batch.removeAll(keepingCapacity: true)
     }
 
     /// The key's number in this builder (a new one when it is new).
@@ -55,7 +86,10 @@ struct TimeIndexBuilder: Sendable {
             others[key] = next
             id = next
         }
-        if id == next { keys.append(key) }
+        if id == next {
+            keys.append(key)
+            changes.append(ChangeChunks())
+        }
         return id
     }
 
@@ -94,9 +128,9 @@ struct TimeIndexBuilder: Sendable {
     }
 
     /// The steps of the differences of every part (partitions' builders, emptied here): their keys
-    /// numbered once, the differences grouped by key (a counting pass; each part's let go once
-    /// grouped), in two halves of about as many differences each, the halves sorted by time and
-    /// summed on two cores.
+    /// numbered once and put in order, each key's differences taken over from every part, and the
+    /// keys in two halves of about as many differences each, sorted by time and summed on two cores
+    /// (each key's gathered, then let go, one at a time).
     static func steps(of parts: inout [TimeIndexBuilder]) -> TimeSteps {
         var all = TimeIndexBuilder()
         var ranks: [[Int]] = []
@@ -105,53 +139,51 @@ struct TimeIndexBuilder: Sendable {
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         var rank = [Int](repeating: 0, count: keys.count)
         for (r, k) in order.enumerated() { rank[k] = r }
-        for p in ranks.indices { ranks[p] = ranks[p].map { rank[$0] } }
-        // Where each key's differences start, keys in order.
-        var starts = [Int](repeating: 0, count: keys.count + 1)
+        // Each key's differences from every part, keys in order.
+        var lists = [[ChangeChunks]](repeating: [], count: keys.count)
+        var counts = [Int](repeating: 0, count: keys.count)
         for p in parts.indices {
-            let rank = ranks[p]
-            for e in parts[p].entries { starts[rank[Int(e.key)] + 1] += 1 }
-        }
-        for r in 0..<keys.count { starts[r + 1] += starts[r] }
-        let total = starts[keys.count]
-        // The first key of the second half: the one holding the middle difference.
-        var split = 0
-        while split < keys.count, starts[split] < total / 2 { split += 1 }
-        var first = [Change](repeating: Change(time: 0, delta: 0), count: starts[split])
-        var second = [Change](repeating: Change(time: 0, delta: 0), count: total - starts[split])
-        var next = starts
-        for p in parts.indices {
-            let rank = ranks[p], entries = parts[p].entries
+            parts[p].group()
+            var taken = parts[p].changes
             parts[p] = TimeIndexBuilder()
-            for e in entries {
-                let r = rank[Int(e.key)]
-                let i = next[r]
-                next[r] += 1
-                if r < split { first[i] = Change(time: e.time, delta: e.delta) } else { second[i - starts[split]] = Change(time: e.time, delta: e.delta) }
+            for i in taken.indices {
+                let r = rank[ranks[p][i]]
+                counts[r] += taken[i].count
+                lists[r].append(taken[i])
+                taken[i] = ChangeChunks()
             }
         }
+        // The first key of the second half: the one holding the middle difference.
+        let total = counts.reduce(0, +)
+        var split = 0, before = 0
+        while split < keys.count, before + counts[split] <= total / 2 { before += counts[split]; split += 1 }
+        var first = Array(lists[0..<split]), second = Array(lists[split...])
+        lists = []
         let sortedKeys = order.map { keys[$0] }
         let (a, b) = Parallel.both(
-            { Self.summed(&first, keys: sortedKeys[0..<split], starts: starts[0...split], offset: 0) },
-            { Self.summed(&second, keys: sortedKeys[split...], starts: starts[split...], offset: starts[split]) })
+            { Self.summed(&first, keys: sortedKeys[0..<split], count: before) },
+            { Self.summed(&second, keys: sortedKeys[split...], count: total - before) })
         return TimeSteps.concatenated(a, b)
     }
 
-    /// The steps of `keys`, whose differences are `changes[starts[k] - offset ..< starts[k + 1] - offset]`
-    /// (each key's sorted by time here).
-    private static func summed(_ changes: inout [Change], keys: ArraySlice<TimeKey>, starts: ArraySlice<Int>, offset: Int) -> TimeSteps {
+    /// The steps of `keys`, whose differences are `lists` (key by key, emptied here): at most
+    /// `count` steps.
+    private static func summed(_ lists: inout [[ChangeChunks]], keys: ArraySlice<TimeKey>, count: Int) -> TimeSteps {
         var steps = TimeSteps()
-        steps.times.reserveCapacity(changes.count)
-        steps.sums.reserveCapacity(changes.count)
-        for k in keys.indices {
-            let range = (starts[k] - offset)..<(starts[k + 1] - offset)
-            changes[range].sort { $0.time < $1.time }
+        steps.times.reserveCapacity(count)
+        steps.sums.reserveCapacity(count)
+        var gathered: [Change] = []
+        for (i, key) in zip(lists.indices, keys) {
+            gathered.removeAll(keepingCapacity: true)
+            for part in lists[i] { part.forEachChunk { gathered += $0 } }
+            lists[i] = []
+            gathered.sort { $0.time < $1.time }
             var sum: Int64 = 0
-            for c in changes[range] {
+            for c in gathered {
                 sum &+= c.delta
                 steps.appendStep(c.time, sum)
             }
-            steps.closeKey(keys[k])
+            steps.closeKey(key)
         }
         return steps
     }
@@ -167,6 +199,39 @@ struct TimeIndexBuilder: Sendable {
         }
         return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: first,
                          base: .memory(steps(of: &parts)), baseMagnitude: magnitude)
+    }
+}
+
+/// One key's differences in chunks that double in size up to 65,536 differences (1 MiB): a
+/// chunk, once filled, is never copied to grow, and at most one chunk per key is part empty.
+struct ChangeChunks: Sendable {
+    private static let largest = 1 << 16
+    private var chunks: [[TimeIndexBuilder.Change]] = []
+    /// The number of differences held.
+    private(set) var count = 0
+
+    init() {}
+
+    mutating func append(contentsOf run: ArraySlice<TimeIndexBuilder.Change>) {
+        var rest = run[...]
+        while !rest.isEmpty {
+            let last = chunks.count - 1
+            if last < 0 || chunks[last].count == chunks[last].capacity {
+                var chunk: [TimeIndexBuilder.Change] = []
+                chunk.reserveCapacity(last < 0 ? 16 : min(chunks[last].capacity * 2, Self.largest))
+                chunks.append(chunk)
+                continue
+            }
+            let n = min(rest.count, chunks[last].capacity - chunks[last].count)
+            chunks[last] += rest.prefix(n)
+            rest = rest.dropFirst(n)
+        }
+        count += run.count
+    }
+
+    /// Calls `body` with each chunk, in the order the differences were given.
+    func forEachChunk(_ body: ([TimeIndexBuilder.Change]) -> Void) {
+        for c in chunks { body(c) }
     }
 }
 

@@ -1,0 +1,81 @@
+import Testing
+import TestKit
+import SubscriptionDomain
+@_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
+
+/// The builder groups differences by key a batch at a time into chunks that double up to 65,536
+/// differences; whatever the batches, chunks and partitions, each key's steps are the running sums
+/// of its differences in time order, as a plain sort of every difference gives them.
+@Suite struct TimeIndexBuilderGrouping {
+    /// The steps a plain reference gives: every key's differences summed per instant, in time order,
+    /// instants whose sum stays the same left out.
+    static func reference(_ given: [(TimeKey, Int64, Int64)]) -> [TimeKey: [(time: Int64, sum: Int64)]] {
+        var byKey: [TimeKey: [Int64: Int64]] = [:]
+        for (key, time, delta) in given { byKey[key, default: [:]][time, default: 0] &+= delta }
+        var out: [TimeKey: [(time: Int64, sum: Int64)]] = [:]
+        for (key, deltas) in byKey {
+            var sum: Int64 = 0
+            var steps: [(time: Int64, sum: Int64)] = []
+            for t in deltas.keys.sorted() {
+                let next = sum &+ deltas[t]!
+                if next != sum { steps.append((t, next)) }
+                sum = next
+            }
+            if !steps.isEmpty { out[key] = steps }
+        }
+        return out
+    }
+
+    static func stepsByKey(_ steps: TimeSteps) -> [TimeKey: [(time: Int64, sum: Int64)]] {
+        var out: [TimeKey: [(time: Int64, sum: Int64)]] = [:]
+        for k in steps.keys.indices {
+            out[steps.keys[k]] = (steps.starts[k]..<steps.starts[k + 1]).map { (steps.times[$0], steps.sums[$0]) }
+        }
+        return out
+    }
+
+    static func same(_ a: [TimeKey: [(time: Int64, sum: Int64)]], _ b: [TimeKey: [(time: Int64, sum: Int64)]]) -> Bool {
+        a.count == b.count && a.allSatisfy { key, steps in
+            guard let other = b[key], other.count == steps.count else { return false }
+            return zip(steps, other).allSatisfy { $0.time == $1.time && $0.sum == $1.sum }
+        }
+    }
+
+    /// Random differences: one key given far more than a chunk holds, the others interleaved with it,
+    /// instants repeated so that some cancel out.
+    static func randomDifferences(seed: UInt64, count: Int) -> [(TimeKey, Int64, Int64)] {
+        var rng = SplitMix64(seed: seed)
+        var out: [(TimeKey, Int64, Int64)] = []
+        for _ in 0..<count {
+            let r = rng.next()
+            let key = r % 3 == 0 ? TimeKey(kind: .metric, number: 1)
+                : TimeKey(kind: .context, number: Int64(r % 5), name: "paywall-\(r >> 8 % 700)")
+            let time = Int64(rng.next() % 5_000) * 1_000_000_000
+            let delta = Int64(rng.next() % 7) - 3
+            out.append((key, time, delta))
+        }
+        return out
+    }
+
+    @Test func oneBuilderGivesEachKeysRunningSumsInTimeOrderAcrossBatchesAndChunks() {
+        let seed: UInt64 = 0x6A0C_4B17
+        let given = Self.randomDifferences(seed: seed, count: 300_000)
+        var builder = TimeIndexBuilder()
+        for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
+        #expect(builder.count == given.filter { $0.2 != 0 }.count, "seed \(seed)")
+        #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
+    }
+
+    @Test func partitionsFinishedTogetherGiveWhatOneBuilderGives() {
+        let seed: UInt64 = 0x51DE_F00D
+        let given = Self.randomDifferences(seed: seed, count: 120_000)
+        var rng = SplitMix64(seed: seed ^ 1)
+        var parts = [TimeIndexBuilder](repeating: TimeIndexBuilder(), count: 3)
+        for (key, time, delta) in given { parts[Int(rng.next() % 3)].add(key, Timestamp(nanoseconds: time), delta) }
+        let steps = TimeIndexBuilder.steps(of: &parts)
+        #expect(parts.allSatisfy { $0.count == 0 }, "the parts are emptied")
+        #expect(steps.keys == steps.keys.sorted(), "keys in order")
+        #expect(Self.same(Self.stepsByKey(steps), Self.reference(given)), "seed \(seed)")
+    }
+}
