@@ -120,7 +120,7 @@ struct PeriodFold {
         guard !decider.status(probe, at: instant).hasAccess else { return nil }
         if let ended = sub.endedAt, ended <= instant { return ended }
         if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt { return ends }
-        if sub.autoRenew && sub.pausedAt == nil { return sub.expires + decider.profile.unverifiedGrace }
+        if sub.autoRenew && sub.pausedAt == nil { return sub.expires + decider.unverifiedGrace }
         return sub.expires
     }
 

@@ -30,6 +30,13 @@ public struct PlanDecider: Sendable {
     public func listedPrice(of product: String) -> ListedPrice? { rules.listedPrices[product] }
     /// How long before a trial ends its reminder fires.
     public var trialReminderLead: Timestamp.Duration { rules.profile.trialReminderLead }
+    /// How long after a renewal was due its entitlement lasts without the store's word.
+    public var unverifiedGrace: Timestamp.Duration { rules.profile.unverifiedGrace }
+    /// The store's commission, in percent.
+    public var commissionPercent: Int { rules.profile.commissionPercent }
+    /// The catalog's product of `id` (the first listed), looked up without copying the profile
+    /// (a catalog lists a few products: comparing ids costs less than hashing one).
+    public func product(_ id: String) -> Profile.Product? { rules.profile.products.first { $0.id == id } }
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }

@@ -78,4 +78,20 @@ import SubscriptionDomain
         #expect(steps.keys == steps.keys.sorted(), "keys in order")
         #expect(Self.same(Self.stepsByKey(steps), Self.reference(given)), "seed \(seed)")
     }
+
+    @Test func aKeyWithTimesAcrossTheWholeRangeOfInstantsIsSortedAsAPlainSortSortsIt() {
+        let seed: UInt64 = 0x0DD_71E5
+        var rng = SplitMix64(seed: seed)
+        var given: [(TimeKey, Int64, Int64)] = []
+        let ends: [Int64] = [.min, .min + 1, -1, 0, 1, .max - 1, .max]
+        for i in 0..<40_000 {
+            // Mostly spread over the whole range, some at its ends, some clustered near zero.
+            let time = i % 5 == 0 ? ends[Int(rng.next() % UInt64(ends.count))]
+                : i % 5 == 1 ? Int64(rng.next() % 1_000) - 500 : Int64(bitPattern: rng.next())
+            given.append((TimeKey(kind: .metric, number: 2), time, Int64(rng.next() % 5) - 2))
+        }
+        var builder = TimeIndexBuilder()
+        for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
+        #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
+    }
 }

@@ -175,9 +175,8 @@ struct TimeIndexBuilder: Sendable {
         var gathered: [Change] = []
         for (i, key) in zip(lists.indices, keys) {
             gathered.removeAll(keepingCapacity: true)
-            for part in lists[i] { part.forEachChunk { gathered += $0 } }
+            gatherSorted(lists[i], into: &gathered)
             lists[i] = []
-            gathered.sort { $0.time < $1.time }
             var sum: Int64 = 0
             for c in gathered {
                 sum &+= c.delta
@@ -187,6 +186,49 @@ struct TimeIndexBuilder: Sendable {
         }
         return steps
     }
+
+    /// Appends the differences of `parts` to `out` (empty) sorted by time. Many are first spread
+    /// by the top bits of their time's distance from the earliest into 4,096 buckets (a counting
+    /// pass and a scatter, straight from the chunks), and each bucket is then sorted on its own,
+    /// within the cache. Equal times may come in any order: a step sums them all.
+    static func gatherSorted(_ parts: [ChangeChunks], into out: inout [Change]) {
+        let total = parts.reduce(0) { $0 + $1.count }
+        guard total > 4 * buckets else {
+            for part in parts { part.forEachChunk { out += $0 } }
+            out.sort { $0.time < $1.time }
+            return
+        }
+        var earliest = Int64.max, latest = Int64.min
+        for part in parts {
+            part.forEachChunk { for c in $0 { earliest = min(earliest, c.time); latest = max(latest, c.time) } }
+        }
+        // (The distance of two Int64 fits in a UInt64.)
+        let span = UInt64(bitPattern: latest) &- UInt64(bitPattern: earliest)
+        let shift = UInt64(max(0, (UInt64.bitWidth - span.leadingZeroBitCount) - bucketBits))
+        func bucket(_ t: Int64) -> Int { Int((UInt64(bitPattern: t) &- UInt64(bitPattern: earliest)) >> shift) }
+        var starts = [Int](repeating: 0, count: buckets + 1)
+        for part in parts { part.forEachChunk { for c in $0 { starts[bucket(c.time) + 1] += 1 } } }
+        for b in 0..<buckets { starts[b + 1] += starts[b] }
+        var next = starts
+        out.append(contentsOf: repeatElement(Change(time: 0, delta: 0), count: total))
+        out.withUnsafeMutableBufferPointer { buffer in
+            for part in parts {
+                part.forEachChunk {
+                    for c in $0 {
+                        let b = bucket(c.time)
+                        buffer[next[b]] = c
+                        next[b] += 1
+                    }
+                }
+            }
+            for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
+                buffer[starts[b]..<starts[b + 1]].sort { $0.time < $1.time }
+            }
+        }
+    }
+
+    private static let bucketBits = 12
+    private static let buckets = 1 << bucketBits
 
     /// The index of a whole log (no overlay) as of `position`, from the differences of every part
     /// (emptied here).

@@ -31,7 +31,7 @@ package struct UserSegment {
             var state = SubscriberState(user: events.first?.user ?? "")
             for e in events where e.time <= asOf { _ = decider.evolve(&state, e) }
             guard let product = state.subscription?.product else { return Segment.none }
-            return segment == .product ? product : decider.profile.product(product)?.tier ?? Segment.none
+            return segment == .product ? product : decider.product(product)?.tier ?? Segment.none
         case .offer:
             var offer = Segment.none
             for e in events where e.time <= asOf {

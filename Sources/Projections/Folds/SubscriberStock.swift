@@ -23,7 +23,7 @@ package struct SubscriberStock: Sendable, Equatable {
             // A family member holds access, not a subscription: neither active nor in MRR.
             if state.subscription?.familyShared == true { break }
             s.active = 1
-            if let sub = state.subscription, let product = decider.profile.product(sub.product),
+            if let sub = state.subscription, let product = decider.product(sub.product),
                let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
                 // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
                 s.currency = sub.currency ?? product.currency

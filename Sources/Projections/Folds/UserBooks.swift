@@ -66,7 +66,7 @@ package struct UserBooks: Sendable, Equatable {
             let currency = r.currency ?? charged?.currency ?? "USD"
             Self.add(price, currency, to: &refunded)
             if let share = charged?.takehome {
-                Self.add(.zero - Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment)
+                Self.add(.zero - Self.adjustment(price, share: share, commissionPercent: decider.commissionPercent), currency, to: &takehomeAdjustment)
             }
         case .productChange(let c):
             // An upgrade charged at once (it carries its transaction and price).
@@ -78,7 +78,7 @@ package struct UserBooks: Sendable, Equatable {
             guard let charge = charges.last(where: { $0.transaction == r.transaction }) else { return }
             Self.add(.zero - charge.price, charge.currency, to: &refunded)
             if let share = charge.takehome {
-                Self.add(Self.adjustment(charge.price, share: share, commissionPercent: decider.profile.commissionPercent), charge.currency, to: &takehomeAdjustment)
+                Self.add(Self.adjustment(charge.price, share: share, commissionPercent: decider.commissionPercent), charge.currency, to: &takehomeAdjustment)
             }
         case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .transfer,
              .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
@@ -96,7 +96,7 @@ package struct UserBooks: Sendable, Equatable {
         guard let price = reported ?? listed?.price, price > .zero else { return }
         let currency = reportedCurrency ?? listed?.currency ?? "USD"
         Self.add(price, currency, to: &gross)
-        if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.profile.commissionPercent), currency, to: &takehomeAdjustment) }
+        if let share { Self.add(Self.adjustment(price, share: share, commissionPercent: decider.commissionPercent), currency, to: &takehomeAdjustment) }
         charges.append(Charge(transaction: txn, price: price, currency: currency, takehome: share))
     }
 }

@@ -173,13 +173,13 @@ package struct SeriesWalker {
     private mutating func startRetention(after e: Event) {
         guard paidStart == nil, fold.state.rule == .purchaseStartsPro || fold.state.rule == .trialConverted,
               let sub = fold.state.subscription, !sub.familyShared, options.inWindow(e.time),
-              let months = decider.profile.product(sub.product)?.periodMonths else { return }
+              let months = decider.product(sub.product)?.periodMonths else { return }
         paidStart = e.time
         flows[SeriesBuckets.day(of: e.time), default: SeriesDay()].subscribers += 1
         for n in 1...LedgerSeries.retentionPeriods {
             // Checked once the store's renewal for that period had its time to arrive (the
             // unverified grace): a user still waiting for it is not counted as kept.
-            let at = Timestamp.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace
+            let at = Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace
             guard at <= options.asOf else { break }
             retention.append((at, n))
         }

@@ -49,12 +49,12 @@ struct WindowSteps {
         }
         // The first paid period opens the retention cohort (as SeriesWalker.startRetention).
         if paidStart == nil, rule == .purchaseStartsPro || rule == .trialConverted,
-           let sub = fold.state.subscription, !sub.familyShared, let months = decider.profile.product(sub.product)?.periodMonths {
+           let sub = fold.state.subscription, !sub.familyShared, let months = decider.product(sub.product)?.periodMonths {
             paidStart = e.time
             let day = SeriesBuckets.day(of: e.time)
             emit(TimeKey(kind: .retentionSubscribers, number: TimeKey.pack(0, day, 0)), e.time, 1)
             for n in 1...LedgerSeries.retentionPeriods {
-                checks.append((Timestamp.addMonths(n * months, to: e.time) + decider.profile.unverifiedGrace, n))
+                checks.append((Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace, n))
             }
         }
     }

@@ -62,7 +62,7 @@ package struct UserContribution: Sendable {
             consider(sub.billingIssueAt)
             consider(sub.graceEndsAt)
             consider(sub.expires)
-            consider(sub.expires + decider.profile.unverifiedGrace)
+            consider(sub.expires + decider.unverifiedGrace)
         }
         for n in f.notifications where !n.cancelled { consider(n.fireAt) }
         return next

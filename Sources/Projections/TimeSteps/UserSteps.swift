@@ -121,7 +121,7 @@ package struct UserSteps {
     /// change without an event: a superset of `PlanDecider.timers`.
     static func statusInstants(_ state: SubscriberState, decider: PlanDecider, after: Timestamp, before: Timestamp?) -> [Timestamp] {
         guard let sub = state.subscription else { return [] }
-        let candidates: InlineArray<5, Timestamp?> = [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.profile.unverifiedGrace]
+        let candidates: InlineArray<5, Timestamp?> = [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.unverifiedGrace]
         var out: [Timestamp] = []
         for i in candidates.indices {
             guard let t = candidates[i], t > after, before.map({ t < $0 }) ?? true, !out.contains(t) else { continue }
