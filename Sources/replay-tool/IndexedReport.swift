@@ -23,7 +23,7 @@ extension ReportCommand {
             try Common.requireLog(dir)
             try Common.checkApp(profile, directory: dir)
             var store = ProjectionStore(logDirectory: dir, profile: profile)
-            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.partitions = Common.partitions
             let index = try store.timeIndex().index
             let parts = try store.answer(from: index) { i -> (RevenueReport?, FunnelReport?, [String: Int], NotificationSummary) in
                 (to == nil ? try i.revenue(at: at, profile: profile) : try i.revenue(from: nil, to: at, profile: profile),

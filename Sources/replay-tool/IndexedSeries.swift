@@ -18,7 +18,7 @@ extension SeriesCommands {
                 throw ToolError.usage("--from \(from) is not before the series' end \(to)")
             }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
-            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.partitions = Common.partitions
             store.timeIndexWithSandbox = a.has("--include-sandbox")
             return (store, try store.timeIndex().index, profile)
         }

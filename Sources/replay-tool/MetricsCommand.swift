@@ -53,7 +53,7 @@ enum MetricsCommand {
             try Common.requireLog(directory)
             try Common.checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
-            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.partitions = Common.partitions
             // As known at an earlier instant: a model of the log's prefix then, built for this answer only.
             if let known = try Common.knownThrough(a, directory: directory) {
                 return try AnalystModel.build(directory: directory, profile: profile, partitions: store.partitions, through: known).model

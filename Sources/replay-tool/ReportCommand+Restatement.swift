@@ -22,7 +22,7 @@ extension ReportCommand {
         for (dir, current) in zip(dirs, now) {
             let position = try KnownAt.position(directory: dir, at: knownAt)
             var options = ReplayOptions(profile: profile, asOf: at)
-            options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            options.partitions = Common.partitions
             then.append(try Replay.run(directory: dir, options: options, through: min(position, current.headPosition)))
             late += try KnownAt.lateRecords(directory: dir, after: position, through: current.headPosition, effectiveBy: at)
         }

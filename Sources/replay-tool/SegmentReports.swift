@@ -38,7 +38,7 @@ enum SegmentReports {
     /// `--log`'s parts merged value by value: one snapshot and one segmentation per log for them all.
     static func merged(_ a: ParsedArguments, _ reports: [Report], segment: Segment, profile: Profile,
                        at: Timestamp) throws -> [(total: Parts, values: [(String, Parts)])] {
-        let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        let partitions = Common.partitions
         var totals = reports.map { _ in [Parts]() }
         var byValue = reports.map { _ in [String: [Parts]]() }
         let window = a.has("--from") || a.has("--to")

@@ -48,7 +48,7 @@ enum SeriesCommands {
         options.from = from
         options.to = to
         options.includeSandbox = a.has("--include-sandbox")
-        options.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        options.partitions = Common.partitions
         // The series reads each user's events in effect order: from the event cache, built when missing.
         options.buildEventCache = true
         return options
@@ -102,7 +102,7 @@ enum SeriesCommands {
             from = try Common.time(a, "--from")
             if let from, from >= to { throw ToolError.usage("--from \(from) is not before the series' end \(to)") }
             var store = ProjectionStore(logDirectory: directory, profile: profile)
-            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.partitions = Common.partitions
             store.timeIndexWithSandbox = a.has("--include-sandbox")
             indexes.append((store, try store.timeIndex().index))
         }

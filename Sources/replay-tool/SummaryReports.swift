@@ -63,7 +63,7 @@ extension Common {
             try requireLog(directory)
             try checkApp(profile, directory: directory)
             var store = ProjectionStore(logDirectory: directory, profile: profile)
-            store.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            store.partitions = Common.partitions
             store.timeIndexWithSandbox = a.has("--include-sandbox")
             if let r = try store.answer({ try fromIndex($0, question, profile) }).answer { return r }
             return try fromSnapshot(try replay(a, asOf: question.at, profile: profile, directory: directory))

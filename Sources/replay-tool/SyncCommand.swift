@@ -41,7 +41,7 @@ enum SyncCommand {
                                     psql: try Psql(conninfo: a.value("--postgres") ?? ""), asOf: at ?? Common.now())
             sync.asOfGiven = at != nil
             sync.rebuild = a.has("--rebuild")
-            sync.partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+            sync.partitions = Common.partitions
             if a.has("--init") {
                 for id in try sync.initialize() { Console.err("replay-tool sync: applied migration \(id)") }
             }

@@ -196,12 +196,14 @@ enum Common {
 
     /// The read models as of `asOf`: from the projection kept in DIR/projections (caught up with
     /// the log first), or a full rebuild when a window or sandbox events are asked for.
+    /// How many partitions a fold is split in: one per core, at most 8.
+    static var partitions: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
+
     static func replay(_ a: ParsedArguments, asOf: Timestamp, profile: Profile? = nil, directory: String? = nil) throws -> LedgerSnapshot {
         let directory = directory ?? logDirectory(a)
         try requireLog(directory)   // the projection or the rebuild opens the log itself
         let profile = try profile ?? Common.profile(a.value("--profile"))
         try checkApp(profile, directory: directory)
-        let partitions = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let from = try time(a, "--from"), to = try time(a, "--to")
         // As known at an earlier instant: a fold of the log's prefix then (the kept projection is of the head).
         let known = try knownThrough(a, directory: directory)

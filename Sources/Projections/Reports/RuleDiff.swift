@@ -37,7 +37,7 @@ public enum RuleDiff {
     }
 
     /// How one user's plans differ, or nil when they do not.
-    private static func difference(_ user: String, _ va: PlanView, _ vb: PlanView) -> PlanDifference? {
+    package static func difference(_ user: String, _ va: PlanView, _ vb: PlanView) -> PlanDifference? {
         var fields: [String] = []
         if va.planState != vb.planState { fields.append("planState") }
         if va.graceReason != vb.graceReason { fields.append("graceReason") }
