@@ -28,6 +28,9 @@ struct TimeIndexBuilder: Sendable {
     private var changes: [ChangeChunks] = []
     /// The differences given since the last grouping (`group()`).
     private var batch: [Entry] = []
+    /// The last batch grouped by key, and where each key's run ended in it (kept from batch to batch).
+    private var grouped: [Change] = []
+    private var runStarts: [Int] = []
     /// Key numbers by kind, name and number packed in one word (`PackedKeys`); keys that do not
     /// pack (a name past the 65,535th, a number past ±2⁴²) by the whole key.
     private var packed = PackedKeys()
@@ -57,21 +60,31 @@ struct TimeIndexBuilder: Sendable {
     /// Appends the batch's differences to their keys' (a counting pass by key, then one run per key).
     private mutating func group() {
         guard !batch.isEmpty else { return }
-        var starts = [Int](repeating: 0, count: keys.count + 1)
+        // The buffers of the last batch, taken over (reused: a fresh half-megabyte buffer per batch
+        // would be fresh pages to fault in every time).
+        var starts = runStarts, grouped = self.grouped
+        (runStarts, self.grouped) = ([], [])
+        starts.removeAll(keepingCapacity: true)
+        starts.append(contentsOf: repeatElement(0, count: keys.count + 1))
         for e in batch { starts[Int(e.key) + 1] += 1 }
         for k in 0..<keys.count { starts[k + 1] += starts[k] }
-        var next = starts
-        let grouped = [Change](unsafeUninitializedCapacity: batch.count) { buffer, count in
+        grouped.removeAll(keepingCapacity: true)
+        grouped.append(contentsOf: repeatElement(Change(time: 0, delta: 0), count: batch.count))
+        grouped.withUnsafeMutableBufferPointer { out in
+            // (Each key's run filled from its start on; the starts are moved back after.)
             for e in batch {
-                buffer.initializeElement(at: next[Int(e.key)], to: e.change)
-                next[Int(e.key)] += 1
+                let k = Int(e.key)
+                out[starts[k]] = e.change
+                starts[k] += 1
             }
-            count = batch.count
         }
-        for k in 0..<keys.count where starts[k + 1] > starts[k] {
-            changes[k].append(contentsOf: grouped[starts[k]..<starts[k + 1]])
+        var start = 0
+        for k in 0..<keys.count where starts[k] > start {
+            changes[k].append(contentsOf: grouped[start..<starts[k]])
+            start = starts[k]
         }
         batch.removeAll(keepingCapacity: true)
+        (runStarts, self.grouped) = (starts, grouped)
     }
 
     /// The key's number in this builder (a new one when it is new).
