@@ -1,5 +1,4 @@
 import Foundation
-import Platform
 import Projections
 import ProjectionStorage
 import Reports
@@ -52,11 +51,7 @@ extension ReportCommand {
         guard let fine = LedgerSeries.merging(series[0]), let coarse = LedgerSeries.merging(series[1]) else { return nil }
         var comparison: (profile: String, differences: [PlanDifference])?
         if let other {
-            comparison = (names[1], RuleDiff.merging(try dirs.map { dir in
-                let (ra, rb) = try Parallel.both({ try Common.replay(a, asOf: at, profile: profile, directory: dir) },
-                                                 { try Common.replay(a, asOf: at, profile: other, directory: dir) })
-                return RuleDiff.compare(ra, rb)
-            }))
+            comparison = (names[1], try Common.differences(a, profile, other, at: at))
         }
         var input = ReportInput(
             logs: dirs, profile: names.first ?? profile.name, instant: at,

@@ -247,17 +247,7 @@ enum QueryCommands {
         let format = try Common.rowFormat(a)
         let at = try Common.at(a)
         let pa = try Common.profile(names[0]), pb = try Common.profile(names[1])
-        // From the event cache, each user folded under both rule sets side by side (no snapshot
-        // held); without it, the two snapshots folded at the same time (each on the cores it gets).
-        let differences = RuleDiff.merging(try Common.logDirectories(a).map { dir in
-            try Common.requireLog(dir)
-            try Common.checkApp(pa, directory: dir)
-            try Common.checkApp(pb, directory: dir)
-            if let streamed = try RuleDiff.streamed(directory: dir, a: pa, b: pb, asOf: at, partitions: Common.partitions) { return streamed }
-            let (ra, rb) = try Parallel.both({ try Common.replay(a, asOf: at, profile: pa, directory: dir) },
-                                             { try Common.replay(a, asOf: at, profile: pb, directory: dir) })
-            return RuleDiff.compare(ra, rb)
-        })
+        let differences = try Common.differences(a, pa, pb, at: at)
         switch format {
         case .json, .jsonl:
             let rows = JSON.array(differences.map { d in .object([
