@@ -49,12 +49,16 @@ extension RuleDiff {
             }
         }
         var out = walks.flatMap(\.differences)
-        let senders = walks.flatMap(\.senders).sorted { $0.user < $1.user }
-        let recipients = Set(senders.flatMap { [$0.a?.to, $0.b?.to].compactMap { $0 } })
-        if !recipients.isEmpty {
+        // Each recipient's senders (under A or B), in id order.
+        var given: [String: [Sender]] = [:]
+        for s in walks.flatMap(\.senders).sorted(by: { $0.user < $1.user }) {
+            for to in Set([s.a?.to, s.b?.to].compactMap { $0 }) { given[to, default: []].append(s) }
+        }
+        if !given.isEmpty {
+            let recipients = Set(given.keys)
             out.removeAll { recipients.contains($0.user) }
             let streams = try Replay.read(log, streams: recipients, transfersTo: nil).streams
-            for user in recipients {
+            for (user, senders) in given {
                 let timeline = UserTimeline(streams[user] ?? [])
                 var fa = Replay.refold(timeline, user: user, decider: deciders.0, options: options.0)
                 var fb = Replay.refold(timeline, user: user, decider: deciders.1, options: options.1)

@@ -21,7 +21,7 @@ struct TimeIndexBuilder: Sendable {
 
     /// How many differences are taken before they are grouped by key: the batch and its grouped
     /// copy stay within the cores' caches, and each key's run is appended in one go.
-    private static let batch = 1 << 15
+    private static let batchSize = 1 << 15
 
     private(set) var keys: [TimeKey] = []
     /// Each key's differences (by key number), in the order given, but for those of the batch.
@@ -54,7 +54,7 @@ struct TimeIndexBuilder: Sendable {
         let id = number(of: key)
         if key.isMoney { moneyMagnitude = moneyMagnitude.addingSaturated(delta == .min ? .max : abs(delta)) }
         batch.append(Entry(key: id, change: Change(time: time.nanoseconds, delta: delta)))
-        if batch.count >= Self.batch { group() }
+        if batch.count >= Self.batchSize { group() }
     }
 
     /// Appends the batch's differences to their keys' (a counting pass by key, then one run per key).
