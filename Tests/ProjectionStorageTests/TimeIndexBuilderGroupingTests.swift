@@ -95,3 +95,35 @@ import SubscriptionDomain
         #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
     }
 }
+
+/// A key's differences are held in chunks that double up to 65,536: a chunk, once filled, is never
+/// copied to grow, and only the last is part empty.
+@Suite struct ChangeChunkSizes {
+    @Test func chunksDoubleUpToSixtyFiveThousandFiveHundredThirtySixAndOnlyTheLastIsPartEmpty() {
+        let seed: UInt64 = 0xC4_0C5
+        var rng = SplitMix64(seed: seed)
+        var chunks = ChangeChunks()
+        var given: [TimeIndexBuilder.Change] = []
+        while given.count < 400_000 {
+            // Runs of any length, as a batch's grouping appends them (some past a whole chunk).
+            let run = (0..<Int(1 + rng.next() % 5_000)).map { _ in
+                TimeIndexBuilder.Change(time: Int64(bitPattern: rng.next()), delta: Int64(rng.next() % 9) - 4)
+            }
+            chunks.append(contentsOf: run[...])
+            given += run
+        }
+        var held: [[TimeIndexBuilder.Change]] = []
+        chunks.forEachChunk { held.append($0) }
+        #expect(chunks.count == given.count, "seed \(seed)")
+        let flat = held.flatMap { $0 }
+        #expect(flat.map(\.time) == given.map(\.time) && flat.map(\.delta) == given.map(\.delta), "seed \(seed): in the order given")
+        #expect(held.dropLast().allSatisfy { $0.count == $0.capacity }, "seed \(seed): only the last chunk is part empty")
+        // Sizes asked: 16, then twice the last, at most 65,536 (the allocator may round a size up a little).
+        #expect(held.first.map { $0.capacity >= 16 && $0.capacity < 32 } == true, "seed \(seed): \(held.map(\.capacity))")
+        for (previous, chunk) in zip(held, held.dropFirst()) {
+            let asked = min(previous.capacity * 2, 1 << 16)
+            #expect(chunk.capacity >= asked && chunk.capacity < asked + asked / 8, "seed \(seed): \(held.map(\.capacity))")
+        }
+        #expect(held.count > 5 && held.allSatisfy { $0.capacity < (1 << 16) + (1 << 13) }, "seed \(seed): \(held.map(\.capacity))")
+    }
+}
