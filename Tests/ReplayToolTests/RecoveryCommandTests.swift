@@ -89,4 +89,15 @@ import TestKit
         #expect(Tool.run(["revenue", "--log", s.log, "--profile", grace]).status == 0)
         #expect(Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", grace]).status == 0)
     }
+
+    /// `diff` from the event cache folds neither profile before both are checked against the log's app.
+    @Test func diffFromTheEventCacheRefusesAnotherAppsProfileAsAOrB() throws {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "--profile", "handz", "events/handz.jsonl"]).status == 0)
+        #expect(Tool.run(["cache", "--log", s.log]).status == 0)
+        for pair in [["handz", "howru"], ["howru", "handz"]] {
+            let run = Tool.run(["diff", "--log", s.log, "--profile", pair[0], "--profile", pair[1]])
+            #expect(run.status == 2 && run.err.contains("holds Handz's events") && run.out.isEmpty, "\(pair): \(run.err)")
+        }
+    }
 }
