@@ -79,6 +79,24 @@ import SubscriptionDomain
         #expect(Self.same(Self.stepsByKey(steps), Self.reference(given)), "seed \(seed)")
     }
 
+    @Test func partitionsWhoseTimesDoNotOverlapAreSortedOverTheRangeOfThemAll() {
+        // One key given many times more than a plain sort takes, each partition its own stretch
+        // of time (the last the earliest): the buckets span the earliest to the latest of every part.
+        let seed: UInt64 = 0x5_7E7C_4E5
+        var rng = SplitMix64(seed: seed)
+        var given: [(TimeKey, Int64, Int64)] = []
+        var parts = [TimeIndexBuilder](repeating: TimeIndexBuilder(), count: 3)
+        for p in parts.indices {
+            let start = Int64(2 - p) * 1_000_000_000_000
+            for _ in 0..<12_000 {
+                let d = (TimeKey(kind: .metric, number: 3), start + Int64(rng.next() % 900_000_000_000), Int64(rng.next() % 5) - 2)
+                given.append(d)
+                parts[p].add(d.0, Timestamp(nanoseconds: d.1), d.2)
+            }
+        }
+        #expect(Self.same(Self.stepsByKey(TimeIndexBuilder.steps(of: &parts)), Self.reference(given)), "seed \(seed)")
+    }
+
     @Test func aKeyWithTimesAcrossTheWholeRangeOfInstantsIsSortedAsAPlainSortSortsIt() {
         let seed: UInt64 = 0x0DD_71E5
         var rng = SplitMix64(seed: seed)
