@@ -71,6 +71,22 @@ import Ingest
         #expect(reordered > 0, "some events arrived late, so some users' events are not in log order")
     }
 
+    /// Built on two threads (a batch decoded while the one before is encoded), the cache is the
+    /// file a build that hands over one event at a time writes, byte for byte, over many batches.
+    @Test func aCacheBuiltOnTwoThreadsIsTheFileOneEventAtATimeWrites() throws {
+        let lines = PopulationGenerator(profile: .handz, users: 2_500, seed: 29).events().map { EventCodec.encode($0) }
+        let log = try TestLog(lines.reversed(), batch: 1_000)
+        let events = try EventLog(directory: log.path, access: .read)
+        #expect(events.head.position > 3 * 4_096, "more than three batches: \(events.head.position)")
+        try EventCache.build(events)
+        let piped = try #require(FileManager.default.contents(atPath: EventCache.path(log.path)))
+        try FileManager.default.removeItem(atPath: EventCache.path(log.path))
+        try EventCache.build(events, pipelined: false)
+        let oneByOne = try #require(FileManager.default.contents(atPath: EventCache.path(log.path)))
+        #expect(piped == oneByOne)
+        #expect(EventCache.reader(log.path, head: events.head) != nil)
+    }
+
     @Test func aRebuildFromTheCacheFoldsWhatTheLogFolds() throws {
         for (log, profile) in try Self.logs() {
             for instant in ["2026-01-05T00:00:00Z", "2026-02-06T12:00:00Z", "2027-01-01T00:00:00Z"] {

@@ -48,22 +48,39 @@ enum EventCache {
     /// Writes the cache of `log` up to its head through one checked pass. A record that is not a
     /// valid event throws `ProjectionError` and leaves any older cache as it was. The events'
     /// binary form is held in memory until all are read (about 45 bytes per event).
-    static func build(_ log: EventLog) throws {
+    ///
+    /// With `pipelined`, the events decoded from a batch of records are encoded on a second thread
+    /// while the next batch is read (`WriterPipe`): the same file, on two cores.
+    static func build(_ log: EventLog, pipelined: Bool = true) throws {
         let head = log.head
-        var writer = Writer(events: Int(head.position))
+        let pipe = WriterPipe(Writer(events: Int(head.position)))
+        // Whatever happens, nothing of the writer is left on the second thread when this returns.
+        defer { pipe.settle() }
+        let batchSize = pipelined ? 4_096 : 1
+        var batch: [WriterPipe.Item] = []
+        batch.reserveCapacity(batchSize)
         var written: UInt64 = 0
         var decoder = EventCodec.LineDecoder()
+        func hand() {
+            pipe.settle()
+            pipe.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+            if !pipelined { pipe.settle() }
+        }
         try log.forEach { record in
             guard record.position <= head.position else { return }
             written += 1
             guard record.position == written else {
                 throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
             }
-            writer.append(try Replay.decode(record, using: &decoder), recorded: record.recorded)
+            batch.append((try Replay.decode(record, using: &decoder), record.recorded))
+            if batch.count >= batchSize { hand() }
         }
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
+        if !batch.isEmpty { hand() }
+        var writer = pipe.finished()
         var file = try ChecksummedReplacement(path: path(log.directory))
         var out = ProjectionWriter()
         out.raw(magic)
