@@ -19,9 +19,10 @@ struct TimeIndexBuilder: Sendable {
         var change: Change
     }
 
-    /// How many differences are taken before they are grouped by key: the batch and its grouped
-    /// copy stay within the cores' caches, and each key's run is appended in one go.
-    private static let batchSize = 1 << 15
+    /// How many differences are taken before they are grouped by key (3 MiB, and 2 MiB grouped):
+    /// each key's run is appended in one go, and the larger the batch, the fewer runs per
+    /// difference (a quarter of this size measured 5 % slower).
+    private static let batchSize = 1 << 17
 
     private(set) var keys: [TimeKey] = []
     /// Each key's differences (by key number), in the order given, but for those of the batch.
