@@ -63,9 +63,10 @@ extension RuleDiff {
                 var fa = Replay.refold(timeline, user: user, decider: deciders.0, options: options.0)
                 var fb = Replay.refold(timeline, user: user, decider: deciders.1, options: options.1)
                 var present = (a: fa.state.lastEventTime != nil, b: fb.state.lastEventTime != nil)
+                // (A transfer not received leaves the state as it was: `PlanDecider.evolve`.)
                 for s in senders {
-                    if let t = s.a, t.to == user { present.a = receive(t, into: &fa.state, deciders.0) || present.a }
-                    if let t = s.b, t.to == user { present.b = receive(t, into: &fb.state, deciders.1) || present.b }
+                    if let t = s.a, t.to == user { present.a = deciders.0.receiveTransfer(&fa.state, t.subscription, at: t.time) || present.a }
+                    if let t = s.b, t.to == user { present.b = deciders.1.receiveTransfer(&fb.state, t.subscription, at: t.time) || present.b }
                 }
                 guard present.a || present.b,
                       let d = difference(user, deciders.0.view(fa.state, at: instant), deciders.1.view(fb.state, at: instant)) else { continue }
@@ -73,14 +74,5 @@ extension RuleDiff {
             }
         }
         return out.sorted { $0.user < $1.user }
-    }
-
-    /// Hands `transfer` to the recipient's `state`; true when it was received (the state is left
-    /// as it was when not, as a replay leaves it).
-    private static func receive(_ transfer: UserFold.Transfer, into state: inout SubscriberState, _ decider: PlanDecider) -> Bool {
-        var s = state
-        guard decider.receiveTransfer(&s, transfer.subscription, at: transfer.time) else { return false }
-        state = s
-        return true
     }
 }
