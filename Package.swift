@@ -49,7 +49,7 @@ let package = Package(
         // report summary), their formats, builds and updates, and the rules fingerprint.
         .target(name: "ProjectionStorage", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "Projections", "Population"]),
         // Lines in, records out: import and follow, batching, the stores' payloads, rejected lines.
-        .target(name: "Ingest", dependencies: ["EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Projections"]),
+        .target(name: "Ingest", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "EventCodec", "StoreAdapters", "Projections"]),
         .target(name: "PostgresSink", dependencies: ["Platform", "EventStore", "SubscriptionDomain", "Projections", "ProjectionStorage"]),
         .target(name: "Reports", dependencies: ["Projections", "SubscriptionDomain", "EventCodec"]),
         .target(name: "LogProofs", dependencies: ["Platform", "EventStore", "Projections", "SubscriptionDomain", "EventCodec", "Transparency", "Cryptography"]),

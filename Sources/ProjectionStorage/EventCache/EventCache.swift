@@ -50,22 +50,24 @@ enum EventCache {
     /// binary form is held in memory until all are read (about 45 bytes per event).
     ///
     /// With `pipelined`, the events decoded from a batch of records are encoded on a second thread
-    /// while the next batch is read (`WriterPipe`): the same file, on two cores.
+    /// (`SecondThread`) while the next batch is read: the same file, on two cores.
     static func build(_ log: EventLog, pipelined: Bool = true) throws {
         let head = log.head
-        let pipe = WriterPipe(Writer(events: Int(head.position)))
+        let encoder = SecondThread(Writer(events: Int(head.position)), label: "EventCache.write")
         // Whatever happens, nothing of the writer is left on the second thread when this returns.
-        defer { pipe.settle() }
+        defer { encoder.settle() }
         let batchSize = pipelined ? 4_096 : 1
-        var batch: [WriterPipe.Item] = []
+        var batch: [(event: Event, recorded: Int64)] = []
         batch.reserveCapacity(batchSize)
         var written: UInt64 = 0
         var decoder = EventCodec.LineDecoder()
         func hand() {
-            pipe.settle()
-            pipe.submit(batch)
+            encoder.settle()
+            encoder.submit { [batch] writer in
+                for item in batch { writer.append(item.event, recorded: item.recorded) }
+            }
             batch.removeAll(keepingCapacity: true)
-            if !pipelined { pipe.settle() }
+            if !pipelined { encoder.settle() }
         }
         try log.forEach { record in
             guard record.position <= head.position else { return }
@@ -80,7 +82,6 @@ enum EventCache {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
         if !batch.isEmpty { hand() }
-        var writer = pipe.finished()
         var file = try ChecksummedReplacement(path: path(log.directory))
         var out = ProjectionWriter()
         out.raw(magic)
@@ -89,7 +90,7 @@ enum EventCache {
         out.int64(Int64(bitPattern: head.position))
         out.raw(head.hash.bytes)
         out.count(Int(head.position))
-        try writer.write(into: &out, file: &file)
+        try encoder.withValue { writer in try writer.write(into: &out, file: &file) }
         try file.commit(&out)
     }
 
