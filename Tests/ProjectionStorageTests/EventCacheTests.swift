@@ -127,6 +127,58 @@ import Ingest
         #expect(try DurableFile.read(path: EventCache.path(log.path)) != before)
     }
 
+    /// Each user's entry gives the types of their events: a reader asked for some types gives
+    /// exactly the users with an event of one of them, passing over the others unread.
+    @Test func aReaderAskedForSomeTypesGivesTheUsersWithOneOfThemAndPassesOverTheRest() throws {
+        let log = try TestLog(PopulationGenerator(profile: .handz, users: 400, seed: 5).events().map { EventCodec.encode($0) })
+        let events = try EventLog(directory: log.path, access: .read)
+        try EventCache.build(events)
+        var byType: [EventType: Set<String>] = [:]
+        for record in try events.records() {
+            let e = try EventCodec.decode(record.payload)
+            byType[e.type, default: []].insert(e.user)
+        }
+        for wanted: Set<EventType> in [[.billingIssue], [.refund, .transfer], [.purchase], [.pause]] {
+            var cache = try #require(EventCache.reader(log.path, head: events.head))
+            var given: Set<String> = []
+            var event = EventCache.Reader.blank
+            while let user = try cache.nextUser(where: { _ in true }, types: EventCache.typeBits(wanted)) {
+                given.insert(user)
+                var types: Set<EventType> = []
+                while try cache.nextEvent(into: &event) != nil { types.insert(event.type) }
+                #expect(!types.isDisjoint(with: wanted), "\(user) has none of \(wanted)")
+            }
+            try cache.finish()
+            #expect(given == wanted.reduce(into: Set<String>()) { $0.formUnion(byType[$1] ?? []) }, "\(wanted)")
+        }
+        #expect(byType[.billingIssue]?.isEmpty == false && byType[.pause] == nil, "a type some users have, and one nobody has")
+    }
+
+    /// An entry whose types are not those of the user's events is refused when they are read,
+    /// even in a file whose CRC matches (one a faulty writer could make).
+    @Test func anEntryWhoseTypesAreNotThoseOfItsEventsIsRefused() throws {
+        let lines = [
+            #"{"id":"a-1","type":"purchase","user":"solo","time":"2026-01-03T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"s-t1","expires":"2026-02-03T10:00:00Z","price":"9.99","currency":"USD"}}"#,
+            #"{"id":"a-2","type":"paywall_viewed","user":"solo","time":"2026-01-02T10:00:00Z","data":{"context":"settings"}}"#,
+        ]
+        let log = try TestLog(lines)
+        let events = try EventLog(directory: log.path, access: .read)
+        try EventCache.build(events)
+        let path = EventCache.path(log.path)
+        var bytes = try #require(try DurableFile.read(path: path))
+        // The entry: "solo", 2 events, the types purchase (bit 0) and paywall_viewed (bit 15) as a varint.
+        let entry: [UInt8] = [4] + Array("solo".utf8) + [2, 0x81, 0x80, 0x02]
+        let at = try #require((0...(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
+        bytes[at + entry.count - 3] = 0x80   // paywall_viewed alone
+        let body = Array(bytes.dropLast(4))
+        let crc = CRC32C.checksum(body)
+        try DurableFile.replace(path: path, with: body + [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+        var cache = try #require(EventCache.reader(log.path, head: events.head))
+        var event = EventCache.Reader.blank
+        #expect(try cache.nextUser(where: { _ in true }) == "solo")
+        #expect(throws: ProjectionReader.Unreadable.self) { while try cache.nextEvent(into: &event) != nil {} }
+    }
+
     @Test func aDamagedCacheIsNeverTrusted() throws {
         let log = try TestLog(PopulationGenerator(profile: .handz, users: 40, seed: 3).events().map { EventCodec.encode($0) })
         let head = try EventLog(directory: log.path, access: .read).head

@@ -4,8 +4,9 @@ import SubscriptionDomain
 import Platform
 
 extension EventCache {
-    /// Reads the cache user by user. `nextUser(where:)` moves to the next user the caller wants
-    /// (passing over the others' events unread), whose events `nextEvent(into:)` then gives in
+    /// Reads the cache user by user. `nextUser(where:types:)` moves to the next user the caller
+    /// wants, by id and by the types of their events (passing over the others' events unread),
+    /// whose events `nextEvent(into:)` then gives in
     /// effect order (all fields but the user, which the caller sets once per user);
     /// `skipUser()` passes over the rest of them; `finish()` checks the CRC.
     /// Until `finish()` returns, what was read may come from a damaged file: callers drop it if it throws.
@@ -28,6 +29,9 @@ extension EventCache {
         /// The user's events not yet read, and where their block ends.
         private var eventsLeft = 0
         private var blockEnd = 0
+        /// The types of the user's events as their entry gives them, and as read so far (`typeBit`).
+        private var userTypes: UInt64 = 0
+        private var typesRead: UInt64 = 0
 
         /// An event to read into: `nextEvent(into:)` sets every field but the user.
         static let blank = Event(id: "", type: .accountCreated, user: "", time: Timestamp(nanoseconds: 0))
@@ -48,9 +52,10 @@ extension EventCache {
             userCount = try r.count()
         }
 
-        /// Moves to the next user for whom `take` (given the id's UTF-8 bytes) holds, passing over
-        /// the events of the others; returns their id, or nil after the last user.
-        mutating func nextUser(where take: (UnsafeRawBufferPointer) -> Bool) throws -> String? {
+        /// Moves to the next user for whom `take` (given the id's UTF-8 bytes) holds and who has an
+        /// event of one of `types` (bits `typeBit`; default: any), passing over the events of the
+        /// others; returns their id, or nil after the last user.
+        mutating func nextUser(where take: (UnsafeRawBufferPointer) -> Bool, types: UInt64 = .max) throws -> String? {
             guard eventsLeft == 0, r.offset == blockEnd || usersRead == 0 else { throw r.unreadable("a user's events were left unread") }
             while usersRead < userCount {
                 usersRead += 1
@@ -58,10 +63,13 @@ extension EventCache {
                 let events = try r.count()
                 guard events > 0, events <= count - eventsRead else { throw r.unreadable("\(events) events for a user, \(count - eventsRead) left") }
                 eventsRead += events
+                userTypes = try r.varint()
+                guard userTypes != 0, userTypes >> codes.types.count == 0 else { throw r.unreadable("event types \(userTypes) for a user") }
                 let length = try r.count()
                 blockEnd = r.offset + length
-                if let id {
+                if let id, userTypes & types != 0 {
                     eventsLeft = events
+                    typesRead = 0
                     return id
                 }
                 try r.skip(length)
@@ -74,12 +82,14 @@ extension EventCache {
         mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
             guard eventsLeft > 0 else {
                 guard r.offset == blockEnd else { throw r.unreadable("a user's events end \(blockEnd - r.offset) bytes before their block") }
+                guard typesRead == userTypes else { throw r.unreadable("a user's events are of types \(typesRead), their entry gives \(userTypes)") }
                 return nil
             }
             eventsLeft -= 1
             let position = try r.varint()
             guard position >= 1, position <= head.position else { throw r.unreadable("log position \(position) of \(head.position)") }
             let recorded = try readBody(into: &e)
+            typesRead |= EventCache.typeBit(e.type)
             guard r.offset <= blockEnd else { throw r.unreadable("a user's events run \(r.offset - blockEnd) bytes past their block") }
             return (position, recorded)
         }

@@ -17,6 +17,8 @@ extension EventCache {
         private var eventsPerUser: [Int32] = []
         private var latest: [Int64] = []
         private var outOfOrder: [Bool] = []
+        /// The types of each user's events (`typeBit`).
+        private var types: [UInt64] = []
         /// The shared strings met so far, numbered in the order they came (FNV-1a, no SipHash).
         private var numbers = UserTable<SharedString>()
 
@@ -42,8 +44,10 @@ extension EventCache {
                 eventsPerUser.append(0)
                 latest.append(e.time.nanoseconds)
                 outOfOrder.append(false)
+                types.append(0)
             }
             eventsPerUser[user] += 1
+            types[user] |= EventCache.typeBit(e.type)
             if e.time.nanoseconds < latest[user] { outOfOrder[user] = true }
             latest[user] = max(latest[user], e.time.nanoseconds)
             let start = body.bytes.count
@@ -58,8 +62,8 @@ extension EventCache {
             body = ProjectionWriter(capacity: Self.chunkSize)
         }
 
-        /// Writes the shared strings, then every user's id, number of events, block length and
-        /// events (log position and body), in the order users came; flushes `out` into `file` as it goes.
+        /// Writes the shared strings, then every user's id, number of events, the types of their
+        /// events, block length and events (log position and body), in the order users came; flushes `out` into `file` as it goes.
         mutating func write(into out: inout ProjectionWriter, file: inout ChecksummedReplacement) throws {
             sealChunk()
             out.array(numbers.folds) { w, s in w.string(s.user) }
@@ -88,6 +92,7 @@ extension EventCache {
                 }
                 out.string(users[slot: u].user)
                 out.count(Int(eventsPerUser[u]))
+                out.varint(types[u])
                 out.count(block.bytes.count)
                 out.raw(block.bytes)
                 block.removeAll()

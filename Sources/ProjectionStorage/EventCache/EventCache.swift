@@ -19,7 +19,9 @@ import Platform
 /// position (8 bytes) and hash (32 bytes),
 /// the number of events, the shared strings (products, currencies, contexts...: their count,
 /// then each), the number of users; then per user, in the order they first came: the id, the
-/// number of events, the byte length of what follows, and per event its log position and body
+/// number of events, the types of their events (a varint of bits `1 << cacheCode`, so that a
+/// reader passes over users without the types it needs unread; checked against the events when
+/// they are read), the byte length of what follows, and per event its log position and body
 /// (EventCache+Body.swift); and the CRC32C of all that in the last 4 bytes.
 enum EventCache {
     /// Bump when the file's structure changes: older caches are rebuilt. (A change to how one event
@@ -27,7 +29,14 @@ enum EventCache {
     /// 2: events grouped by user in effect order (1 kept them in log order). 3: the layout digest;
     /// enums stored by frozen codes (EventCache+Codes.swift). 4: the typed event model: data
     /// fields by their frozen codes, off-type fields stored as the type's are, unknown fields at bit 31.
-    static let codeVersion = 4
+    /// 5: each user's entry gives the types of their events.
+    static let codeVersion = 5
+
+    /// An event type's bit in a user's types: `1 << cacheCode`.
+    static func typeBit(_ type: EventType) -> UInt64 { 1 << UInt64(type.cacheCode) }
+
+    /// The bits of the types `wanted` (a set of types to read users by, `Reader.nextUser(where:types:)`).
+    static func typeBits(_ wanted: some Sequence<EventType>) -> UInt64 { wanted.reduce(0) { $0 | typeBit($1) } }
 
     /// What the event writer makes of the rules corpus (`RulesCorpus`): any change to an event's
     /// stored form (a field, a code, an order) changes it, and a cache written with another digest
