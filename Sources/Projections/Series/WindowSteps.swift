@@ -16,12 +16,15 @@ import SubscriptionDomain
 /// day of its first paywall view (the series' funnel cohorts). A user walks one chain per day with
 /// a funnel event, each over the funnel events after it.
 struct WindowSteps {
-    let decider: PlanDecider
+    /// The rules folded with (another when a walk is forked, `UserSteps.forked`).
+    var decider: PlanDecider
     /// Sandbox events count too (as in a replay with `includeSandbox`).
     let includeSandbox: Bool
     /// The funnel events a replay's funnel counts (production ones, or all with `includeSandbox`),
     /// in effect order, as their places in the user's events.
     private var funnel: [Int] = []
+    /// The funnel events so far: the window funnels (`finish`) are a function of them and the events.
+    var funnelEvents: [Int] { funnel }
     /// The first paid period's start and its pending retention checks (instant, period), in order.
     private var paidStart: Timestamp?
     private var checks: [(at: Timestamp, period: Int)] = []

@@ -51,47 +51,115 @@ package struct UserSteps {
     /// `transferOut` changed (for the recipients' walk).
     package func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1,
               _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
-        var fold = UserFold(user: user)
+        var walk = start(user, senders: senders)
+        advance(&walk, events: events, sign: sign, emit)
+        return finish(&walk, events: events, sign: sign, emit)
+    }
+
+    /// One user's walk in progress (`start`, `advance`, `finish`): a value, so that a walk can be
+    /// copied at an instant and each copy taken on under other rules (`forked(to:)`).
+    package struct Walk {
+        var fold: UserFold
+        /// The contribution last sampled.
         var previous = TimeContribution()
         var outs: [TransferChange] = []
-        let arrivals = senders.isEmpty ? [] : Set(senders.flatMap { $0.changes.map(\.time) }).sorted()
+        var windows: WindowSteps
+        let senders: [Sender]
+        /// The instants at which a sender's `transferOut` changes, in order.
+        let arrivals: [Timestamp]
+        var position = InstantCursor()
 
-        func effectiveState(at t: Timestamp) -> SubscriberState {
-            guard !senders.isEmpty else { return fold.state }
-            var s = fold.state
-            for sender in senders {
-                guard let out = sender.transfer(at: t), out.to == user else { continue }
-                _ = decider.receiveTransfer(&s, out.subscription, at: out.time)
-            }
-            return s
+        /// The window funnels' events so far (a fork whose funnel events are its original's gives the same window funnels).
+        package var funnelEvents: [Int] { windows.funnelEvents }
+    }
+
+    /// A walk of `user` before any event.
+    package func start(_ user: String, senders: [Sender] = []) -> Walk {
+        Walk(fold: UserFold(user: user), windows: WindowSteps(decider: decider, includeSandbox: options.includeSandbox), senders: senders,
+             arrivals: senders.isEmpty ? [] : Set(senders.flatMap { $0.changes.map(\.time) }).sorted())
+    }
+
+    /// `walk` (this walk's state so far) to be taken on under these rules: what it holds was
+    /// folded under other rules, so forking is for an instant before which both fold alike.
+    package func forked(_ walk: Walk) -> Walk {
+        var w = walk
+        w.windows.decider = decider
+        return w
+    }
+
+    /// Takes the walk through the instants before `limit` (all, when nil) and the status instants
+    /// between them, giving each change times `sign` to `emit`.
+    package func advance(_ w: inout Walk, events: [Event], before limit: Timestamp? = nil, sign: Int64 = 1,
+                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        advance(&w, events: events, before: limit, sampling: true, sign: sign, emit)
+    }
+
+    /// Takes the walk through the instants before `limit` as `advance` does, but gives nothing and
+    /// samples the contribution only at the last instant stepped (what later changes are from):
+    /// for a stretch whose changes would cancel out.
+    package func skip(_ w: inout Walk, events: [Event], before limit: Timestamp) {
+        advance(&w, events: events, before: limit, sampling: false) { _, _, _ in }
+        guard let last = w.position.last else { return }
+        w.previous = TimeContribution(w.fold, state: effectiveState(w, at: last), decider: decider, at: last)
+    }
+
+    /// The walk's user's state with what senders handed them as of `t`.
+    private func effectiveState(_ w: borrowing Walk, at t: Timestamp) -> SubscriberState {
+        guard !w.senders.isEmpty else { return w.fold.state }
+        var s = w.fold.state
+        for sender in w.senders {
+            guard let out = sender.transfer(at: t), out.to == w.fold.user else { continue }
+            _ = decider.receiveTransfer(&s, out.subscription, at: out.time)
         }
+        return s
+    }
+
+    private func advance(_ w: inout Walk, events: [Event], before limit: Timestamp?, sampling: Bool, sign: Int64 = 1,
+                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        func effectiveState(at t: Timestamp) -> SubscriberState { self.effectiveState(w, at: t) }
         func sample(at t: Timestamp) {
+            guard sampling else { return }
             // (Without senders the fold's own state, read in place rather than copied.)
-            let c = senders.isEmpty ? TimeContribution(fold, state: fold.state, decider: decider, at: t)
-                : TimeContribution(fold, state: effectiveState(at: t), decider: decider, at: t)
-            guard c != previous else { return }
-            previous.difference(to: c) { emit($0, t, $1 &* sign) }
-            previous = c
+            let c = w.senders.isEmpty ? TimeContribution(w.fold, state: w.fold.state, decider: decider, at: t)
+                : TimeContribution(w.fold, state: effectiveState(at: t), decider: decider, at: t)
+            guard c != w.previous else { return }
+            w.previous.difference(to: c) { emit($0, t, $1 &* sign) }
+            w.previous = c
         }
-
-        var windows = WindowSteps(decider: decider, includeSandbox: options.includeSandbox)
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
-        Self.walkInstants(events: events, arrivals: arrivals, decider: decider, stateAt: effectiveState, timer: sample) { now, at in
-            windows.checkRetention(before: now, state: fold.state, signed)
+        var position = w.position
+        defer { w.position = position }
+        Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, decider: decider,
+                          stateAt: effectiveState, timer: sample) { now, at in
+            w.windows.checkRetention(before: now, state: w.fold.state, signed)
             for k in at {
-                let before = fold.transferOut, books = fold.books, converted = fold.trialConverted
-                fold.apply(events[k], decider, options)
-                if fold.transferOut != before { outs.append(TransferChange(time: now, transfer: fold.transferOut)) }
-                windows.event(events[k], index: k, now: now, fold: fold, books: books, converted: converted, signed)
+                let before = w.fold.transferOut, books = w.fold.books, converted = w.fold.trialConverted
+                w.fold.apply(events[k], decider, options)
+                if w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
+                w.windows.event(events[k], index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
             }
             if !at.isEmpty {
-                windows.notifications(fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
+                w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
             }
             sample(at: now)
         }
-        windows.checkRetention(before: nil, state: fold.state, signed)
-        windows.finish(events, signed)
-        return outs
+    }
+
+    /// Ends a walk taken through every instant (`advance` without a limit): the retention checks
+    /// after the last event and the window funnels; returns how the user's own `transferOut` changed.
+    package func finish(_ w: inout Walk, events: [Event], sign: Int64 = 1, windowFunnels: Bool = true,
+                        _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
+        func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
+        w.windows.checkRetention(before: nil, state: w.fold.state, signed)
+        if windowFunnels { w.windows.finish(events, signed) }
+        return w.outs
+    }
+
+    /// Where a walk over a user's instants stands: the next event and arrival, and the last instant stepped.
+    package struct InstantCursor: Sendable {
+        var event = 0
+        var arrival = 0
+        var last: Timestamp?
     }
 
     /// A user's instants in order: each instant of an event or an arrival (`step(now, at)`, `at` the
@@ -99,12 +167,23 @@ package struct UserSteps {
     /// the status instants (`timer(t)`) of the state at the first, as `stateAt` gives it.
     static func walkInstants(events: [Event], arrivals: [Timestamp], decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
                              timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
-        var i = 0, j = 0
-        var cursor: Timestamp?
+        var position = InstantCursor()
+        walkInstants(events: events, arrivals: arrivals, from: &position, before: nil, decider: decider, stateAt: stateAt, timer: timer, step: step)
+    }
+
+    /// The same from `position` on, up to the instants before `limit` (all, when nil; the status
+    /// instants after the last one stepped are then left for the next call); `position` is moved on.
+    static func walkInstants(events: [Event], arrivals: [Timestamp], from position: inout InstantCursor, before limit: Timestamp?,
+                             decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
+                             timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
+        var i = position.event, j = position.arrival
+        var cursor = position.last
+        defer { position = InstantCursor(event: i, arrival: j, last: cursor) }
         while true {
             var next: Timestamp?
             if i < events.count { next = events[i].time }
             if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
+            if let limit, next.map({ $0 >= limit }) ?? true { return }
             if let cursor {
                 for t in statusInstants(stateAt(cursor), decider: decider, after: cursor, before: next) { timer(t) }
             }
