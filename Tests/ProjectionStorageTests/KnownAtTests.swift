@@ -14,7 +14,7 @@ import Ingest
         var options = EventLog.Options()
         options.clock = { ms }
         var summary = EventImporter.Summary()
-        var importer = EventImporter(log: try EventLog(directory: path, options: options))
+        let importer = EventImporter(log: try EventLog(directory: path, options: options))
         try importer.importLines(Array(lines.joined(separator: "\n").utf8), file: "t", into: &summary)
         #expect(summary.appended == lines.count)
     }

@@ -39,12 +39,14 @@ enum PartitionedWalk {
 
     /// One walk per partition made of one step per user: `start` makes a partition's walk, `add`
     /// takes in a user (id order) with their events in effect order, from the cache or the log.
-    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int,
+    /// From the cache, only users with an event of one of `types` (`EventCache.typeBits`; default:
+    /// any) are read; from the log, every user is.
+    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int, types: UInt64 = .max,
                           start: () -> Walk, add: (inout Walk, _ user: String, _ events: [Event]) -> Void) throws -> [Walk] {
         try run(directory: directory, head: head, cached: cached, partitions: partitions,
                 cache: { p in
                     var walk = start()
-                    try users(inCache: directory, head: head, partition: p, of: partitions) { add(&walk, $0, $1) }
+                    try users(inCache: directory, head: head, partition: p, of: partitions, types: types) { add(&walk, $0, $1) }
                     return walk
                 },
                 log: { log, p in
@@ -54,16 +56,16 @@ enum PartitionedWalk {
                 })
     }
 
-    /// Every user of partition `p` of `count` in the event cache, in id order, with their events
-    /// in effect order (the cache's order).
-    static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int,
+    /// Every user of partition `p` of `count` in the event cache with an event of one of `types`,
+    /// in id order, with their events in effect order (the cache's order).
+    static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int, types: UInt64 = .max,
                       _ body: (_ user: String, _ events: [Event]) -> Void) throws {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
         var event = EventCache.Reader.blank
         var events: [Event] = []
-        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
+        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }, types: types) {
             event.user = user
             events.removeAll(keepingCapacity: true)
             while try cache.nextEvent(into: &event) != nil { events.append(event) }

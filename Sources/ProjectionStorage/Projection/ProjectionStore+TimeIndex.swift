@@ -19,6 +19,9 @@ extension ProjectionStore {
         public var rebuilt = false
         /// Brought from an earlier head by walking the users touched since (`TimeIndex.updated`).
         public var update: TimeIndex.Update?
+        /// Derived from the index kept under another profile of the app, by walking the users the
+        /// change of profile reaches (`TimeIndex.derived`).
+        public var derivation: TimeIndex.Derivation?
         /// Whether a file was written (the base, or the overlay).
         public var wrote = false
     }
@@ -37,8 +40,10 @@ extension ProjectionStore {
     /// names that base (position and chain hash) and its own head is one of this log. When that
     /// head is the log's, the index is served as stored; when it is earlier, the users of the
     /// records since are walked again (`TimeIndex.updated`) and the overlay (or, merged, the
-    /// base) written again. Otherwise the index is built from the log (through the event cache)
-    /// and saved. A file that cannot be saved leaves the answer standing. `overlayLimit` is the
+    /// base) written again. Without one, an index kept under another profile of the app that
+    /// goes with the log as well is brought to this profile by walking the users the change
+    /// reaches (`derivedTimeIndex`). Otherwise the index is built from the log (through the
+    /// event cache) and saved. A file that cannot be saved leaves the answer standing. `overlayLimit` is the
     /// overlay's size (steps) past which it is merged into the base (default: `TimeIndex.overlayLimit`).
     public func refreshedTimeIndex(overlayLimit: Int? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
         var options = EventLog.Options()
@@ -48,6 +53,7 @@ extension ProjectionStore {
         let head = log.head.position
         do {
             if let answer = try storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit) { return answer }
+            if let answer = try derivedTimeIndex(log: log, head: head, overlayLimit: overlayLimit) { return answer }
         } catch is ProjectionReader.Unreadable {
             // A block of the stored base failed its checks while merging: built again below.
         }
@@ -74,6 +80,44 @@ extension ProjectionStore {
                 refresh.wrote = (try? updated.writeOverlay(path: timeIndexOverlayPath)) != nil
             }
             return (updated, refresh)
+        }
+        return nil
+    }
+
+    /// The index derived from one kept under another profile (`TimeIndex.derived`), and saved; nil
+    /// when none can be. A kept index qualifies when its file names a profile of this app whose
+    /// fingerprint, computed here, is the one the file was built under (same rules code and
+    /// options), it goes with the log as `storedAndUpdated` checks (and is brought to the head
+    /// the same way), and the change from its profile to this one does not reach everyone
+    /// (`ProfileChange`). Of those, the one whose change reaches the fewest kinds of events is
+    /// used (then the first by file name).
+    private func derivedTimeIndex(log: EventLog, head: UInt64, overlayLimit: Int?) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
+        // (Rules fingerprinted for a test stand for other rules code: nothing kept is derived from.)
+        guard rulesFingerprint == nil, let names = try? PlatformDirectory.list(logDirectory + "/projections") else { return nil }
+        var candidates: [(source: ProjectionStore, change: ProfileChange)] = []
+        for name in names.sorted() where name.hasSuffix(".timeindex") {
+            let path = logDirectory + "/projections/" + name
+            guard path != timeIndexPath, let kept = try? TimeIndex.read(path: path),
+                  let old = try? Profile.decode(json: Array(kept.profileJSON.utf8)), old.app == profile.app else { continue }
+            let change = ProfileChange(from: old, to: profile)
+            var source = ProjectionStore(logDirectory: logDirectory, profile: old)
+            source.partitions = partitions
+            source.timeIndexWithSandbox = timeIndexWithSandbox
+            guard !change.reachesEveryone, source.timeIndexPath == path, kept.fingerprint == source.timeIndexFingerprint else { continue }
+            candidates.append((source, change))
+        }
+        // (A stable sort: equal reaches stay in file name order.)
+        for (source, change) in candidates.enumerated().sorted(by: { ($0.element.change.eventTypes.count, $0.offset) < ($1.element.change.eventTypes.count, $1.offset) }).map(\.element) {
+            guard let (base, _) = try source.storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit) else { continue }
+            var refresh = TimeIndexRefresh()
+            var (index, derivation) = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
+                                                       fingerprint: timeIndexFingerprint, profileJSON: profile.encodedJSON(), partitions: partitions)
+            derivation.from = source.profile.name
+            refresh.derivation = derivation
+            // A cache of the log: if it cannot be saved, the answer stands and the next query derives again.
+            refresh.wrote = (try? index.write(path: timeIndexPath)) != nil
+            if refresh.wrote { try? DurableFile.remove(path: timeIndexOverlayPath) }
+            return (index, refresh)
         }
         return nil
     }

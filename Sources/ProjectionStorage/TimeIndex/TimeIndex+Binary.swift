@@ -6,7 +6,8 @@ import Platform
 // The time index files, in the log's projections folder next to the projection they go with.
 //
 //   base (`.timeindex`), read in blocks (PagedSteps.swift): "LDGTIDX\n", the length L of the
-//   table (uint32), the table: format version (varint), projection fingerprint (string), head
+//   table (uint32), the table: format version (varint), projection fingerprint (string), the
+//   profile folded with (its JSON, string), head
 //   position (int64), the log's chain hash there (32 bytes), first event (bool, int64), money
 //   magnitude (int64), steps per block B (varint; the tool writes 256), key count (varint), per
 //   key: kind (byte), number (zigzag varint), name (string), step count (varint); then per key
@@ -38,6 +39,7 @@ extension TimeIndex {
         var table = ProjectionWriter()
         table.count(Self.formatVersion)
         table.string(fingerprint)
+        table.string(profileJSON)
         table.int64(Int64(bitPattern: basePosition))
         table.raw(baseHash.bytes)
         table.bool(firstEvent != nil)
@@ -127,6 +129,7 @@ extension TimeIndex {
         var r = ByteParser(Array(tableBytes.prefix(length)), fileOffset: 12)
         guard try r.count() == formatVersion else { throw r.unreadable("another format version") }
         let fingerprint = try r.string()
+        let profileJSON = try r.string()
         let position = UInt64(bitPattern: try r.int64())
         let hash = EventStore.SHA256.Digest(bytes: Array(try r.raw(32)))
         let hasFirst = try r.bool(), first = try r.int64()
@@ -162,8 +165,10 @@ extension TimeIndex {
         guard r.isAtEnd else { throw r.unreadable("bytes after the table") }
         guard size == 16 + length + body else { throw r.unreadable("a file of \(size) bytes where its table gives \(16 + length + body)") }
         let paged = PagedSteps(path: path, file: file, blockSteps: blockSteps, keys: keys, counts: counts, fences: fences, firstBlock: 16 + length)
-        return TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: hasFirst ? Timestamp(nanoseconds: first) : nil,
-                         base: .paged(paged), baseMagnitude: magnitude)
+        var index = TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: hasFirst ? Timestamp(nanoseconds: first) : nil,
+                              base: .paged(paged), baseMagnitude: magnitude)
+        index.profileJSON = profileJSON
+        return index
     }
 
     /// The overlay at `path` as stored: what it names and its steps.

@@ -40,7 +40,9 @@ extension TimeIndex {
         guard let hash = try log.chainHash(at: head.position) else {
             throw ProjectionError(position: head.position, reason: "the log does not reach its own head")
         }
-        return TimeIndexBuilder.finish(&parts, fingerprint: fingerprint, position: head.position, hash: hash)
+        var index = TimeIndexBuilder.finish(&parts, fingerprint: fingerprint, position: head.position, hash: hash)
+        index.profileJSON = profile.encodedJSON()
+        return index
     }
 
     /// One user's walk into the partition's results.
@@ -52,8 +54,11 @@ extension TimeIndex {
     }
 
     /// Each recipient's walk taken out as first walked (without what was handed to them) and put
-    /// back with the subscriptions of every sender that ever named them, senders in id order.
-    static func walkRecipients(_ senders: [UserSteps.Sender], log: EventLog, steps: UserSteps, into builder: inout TimeIndexBuilder) throws {
+    /// back with the subscriptions of every sender that ever named them, senders in id order;
+    /// each difference times `sign`. Returns the number of recipients.
+    @discardableResult
+    static func walkRecipients(_ senders: [UserSteps.Sender], log: EventLog, steps: UserSteps, sign: Int64 = 1,
+                               into builder: inout TimeIndexBuilder) throws -> Int {
         var byRecipient: [String: [UserSteps.Sender]] = [:]
         for s in senders {
             for to in Set(s.changes.compactMap { $0.transfer?.to }) { byRecipient[to, default: []].append(s) }
@@ -61,8 +66,9 @@ extension TimeIndex {
         let streams = try Replay.read(log, streams: Set(byRecipient.keys), transfersTo: nil).streams
         for (user, given) in byRecipient.sorted(by: { $0.key < $1.key }) {
             let events = UserTimeline(streams[user] ?? []).entries.map(\.stored.event)
-            _ = steps.walk(user, events: events, sign: -1) { builder.add($0, $1, $2) }
-            _ = steps.walk(user, events: events, senders: given.sorted { $0.user < $1.user }) { builder.add($0, $1, $2) }
+            _ = steps.walk(user, events: events, sign: -sign) { builder.add($0, $1, $2) }
+            _ = steps.walk(user, events: events, senders: given.sorted { $0.user < $1.user }, sign: sign) { builder.add($0, $1, $2) }
         }
+        return byRecipient.count
     }
 }

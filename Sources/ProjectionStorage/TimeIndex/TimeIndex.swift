@@ -14,7 +14,8 @@ import SubscriptionDomain
 /// (TimeIndex+Binary.swift, ProjectionStore+TimeIndex.swift).
 public struct TimeIndex: Sendable {
     /// Bump when the index's content or stored form changes: stored indexes of other versions are rebuilt.
-    static let formatVersion = 4
+    /// 5: the base names the profile it was folded with (`profileJSON`).
+    static let formatVersion = 5
     /// The mark at the end of the fingerprint of an index that counts sandbox events too (its own file).
     static let sandboxMark = "+sandbox"
     /// Whether the index counts sandbox events too, as a replay with `includeSandbox` does.
@@ -22,6 +23,9 @@ public struct TimeIndex: Sendable {
 
     /// The projection fingerprint (profile, rules, fold code) the walks were folded with.
     var fingerprint: String
+    /// That profile, as JSON (`Profile.encodedJSON`): an index under other rules can be derived
+    /// from this one when its fingerprint is the one this profile gives (TimeIndex+Derive.swift).
+    var profileJSON = ""
     /// The log position the index covers (the overlay's when there is one) and the log's chain hash there.
     public internal(set) var position: UInt64
     var hash: EventStore.SHA256.Digest
@@ -72,8 +76,10 @@ public struct TimeIndex: Sendable {
 
     /// The same sums with the overlay merged into the base (which then covers the index's position).
     func compacted() throws -> TimeIndex {
-        TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: firstEvent,
-                  base: .memory(TimeSteps.merged(try memoryBase(), overlay)), baseMagnitude: baseMagnitude.addingSaturated(overlayMagnitude))
+        var out = TimeIndex(fingerprint: fingerprint, position: position, hash: hash, firstEvent: firstEvent,
+                            base: .memory(TimeSteps.merged(try memoryBase(), overlay)), baseMagnitude: baseMagnitude.addingSaturated(overlayMagnitude))
+        out.profileJSON = profileJSON
+        return out
     }
 
     /// The base's steps, all in memory (a stored base's blocks read and checked).

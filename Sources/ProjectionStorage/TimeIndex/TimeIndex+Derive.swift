@@ -1,0 +1,91 @@
+import Projections
+import EventStore
+import SubscriptionDomain
+
+extension TimeIndex {
+    /// What deriving an index under other rules from a kept one did.
+    public struct Derivation: Sendable, Equatable {
+        /// The profile name of the index derived from.
+        public var from = ""
+        /// Users the change reaches, walked under both profiles (their old differences taken out, the new ones put in).
+        public var usersWalked = 0
+        /// Recipients of transfers walked again with what their senders handed them under each profile.
+        public var recipientsWalked = 0
+    }
+
+    /// One partition's walks for a derivation: the differences, and each profile's senders.
+    private struct DeriveWalk: Sendable {
+        var builder = TimeIndexBuilder()
+        var old: [UserSteps.Sender] = []
+        var new: [UserSteps.Sender] = []
+        var walked = 0
+    }
+
+    /// This index, folded under `old` and covering `log`'s head, as the index under `new`
+    /// (`fingerprint`, `profileJSON`) would be: only the users `change` reaches are walked, each
+    /// under both profiles from their first event it reaches (before it, both fold alike: one walk
+    /// there, forked), the old walk's differences taken out (sign −1) and the new one's put
+    /// in; the recipients of every transfer are walked again under both with what their senders
+    /// handed them then (`walkRecipients`). What a user the change does not reach adds is the same
+    /// under both profiles, so the sums over every user are those a build under `new` makes. The
+    /// differences and this index's overlay are merged into its base: the index derived is one
+    /// base of its own (its file never leans on the one derived from).
+    func derived(directory: String, log: EventLog, old: Profile, new: Profile, change: ProfileChange,
+                 fingerprint: String, profileJSON: String, partitions: Int) throws -> (TimeIndex, Derivation) {
+        precondition(log.head.position == position, "an index is derived at the log's head")
+        let a = UserSteps(profile: old, includeSandbox: includesSandbox)
+        let b = UserSteps(profile: new, includeSandbox: includesSandbox)
+        let cached = Replay.eventCacheReady(log, build: true)
+        // Only users with an event the change reaches, or a transfer (a sender's), are read.
+        let types = EventCache.typeBits(change.eventTypes.union([.transfer]))
+        var walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
+                                            start: { DeriveWalk() }, add: { w, user, events in
+            if !change.reachesNobody, let reached = events.first(where: { change.reaches($0) })?.time {
+                // Both rules fold alike before the first event the change reaches: one walk up to
+                // it (nothing given: what both would give cancels out), then one under each.
+                w.walked += 1
+                var before = a.start(user)
+                a.skip(&before, events: events, before: reached)
+                var after = b.forked(before)
+                a.advance(&before, events: events, sign: -1) { w.builder.add($0, $1, $2) }
+                b.advance(&after, events: events) { w.builder.add($0, $1, $2) }
+                // The window funnels follow from the funnel events alone: alike, they cancel out.
+                let funnels = before.funnelEvents != after.funnelEvents
+                let old = a.finish(&before, events: events, sign: -1, windowFunnels: funnels) { w.builder.add($0, $1, $2) }
+                let new = b.finish(&after, events: events, windowFunnels: funnels) { w.builder.add($0, $1, $2) }
+                if !old.isEmpty { w.old.append(UserSteps.Sender(user: user, changes: old)) }
+                if !new.isEmpty { w.new.append(UserSteps.Sender(user: user, changes: new)) }
+            } else if events.contains(where: { if case .transfer = $0.data { true } else { false } }) {
+                // Not reached: the same transfers under both profiles.
+                let changes = a.walk(user, events: events) { _, _, _ in }
+                if !changes.isEmpty {
+                    w.old.append(UserSteps.Sender(user: user, changes: changes))
+                    w.new.append(UserSteps.Sender(user: user, changes: changes))
+                }
+            }
+        })
+        var derivation = Derivation()
+        var parts: [TimeIndexBuilder] = []
+        var senders: (old: [UserSteps.Sender], new: [UserSteps.Sender]) = ([], [])
+        for i in walks.indices {
+            derivation.usersWalked += walks[i].walked
+            parts.append(walks[i].builder)
+            senders.old += walks[i].old
+            senders.new += walks[i].new
+            walks[i] = DeriveWalk()
+        }
+        var kept = TimeIndexBuilder()
+        overlay.forEachDelta { kept.carry($0, $1, $2) }
+        kept.count(magnitude: overlayMagnitude)
+        if !senders.old.isEmpty || !senders.new.isEmpty {
+            derivation.recipientsWalked = try Self.walkRecipients(senders.old, log: log, steps: a, sign: -1, into: &kept)
+                + Self.walkRecipients(senders.new, log: log, steps: b, into: &kept)
+        }
+        parts.append(kept)
+        let magnitude = parts.reduce(Int64(0)) { $0.addingSaturated($1.moneyMagnitude) }
+        var out = with(overlay: TimeIndexBuilder.steps(of: &parts), magnitude: magnitude, firstEvent: firstEvent, position: position, hash: hash)
+        out.fingerprint = fingerprint
+        out.profileJSON = profileJSON
+        return (try out.compacted(), derivation)
+    }
+}
