@@ -55,6 +55,11 @@ public struct ProfileChange: Sendable, Equatable {
     /// Whether nobody's fold can differ (only fields no fold reads changed).
     public var reachesNobody: Bool { !reachesEveryone && !billingGrace && !trialReminder && products.isEmpty }
 
+    /// Whether what changed is read only when an event it reaches is folded, never at the instants
+    /// between (the catalog is read whenever a subscription's worth is measured): past a user's
+    /// last event the change reaches, two folds of them that hold the same stay the same.
+    public var readAtEventsOnly: Bool { !reachesEveryone && products.isEmpty }
+
     /// The types of the events the change can reach (`reaches`): a user with none of them is folded alike.
     public var eventTypes: Set<EventType> {
         if reachesEveryone { return Set(EventType.allCases) }

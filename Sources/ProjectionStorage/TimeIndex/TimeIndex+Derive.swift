@@ -24,8 +24,9 @@ extension TimeIndex {
     /// This index, folded under `old` and covering `log`'s head, as the index under `new`
     /// (`fingerprint`, `profileJSON`) would be: only the users `change` reaches are walked, each
     /// under both profiles from their first event it reaches (before it, both fold alike: one walk
-    /// there, forked), the old walk's differences taken out (sign −1) and the new one's put
-    /// in; the recipients of every transfer are walked again under both with what their senders
+    /// there, forked) to where the two walks hold the same again past the last one it reaches
+    /// (`ProfileChange.readAtEventsOnly`), the old walk's differences taken out (sign −1) and the
+    /// new one's put in; the recipients of every transfer are walked again under both with what their senders
     /// handed them then (`walkRecipients`). What a user the change does not reach adds is the same
     /// under both profiles, so the sums over every user are those a build under `new` makes. The
     /// differences and this index's overlay are merged into its base: the index derived is one
@@ -40,21 +41,36 @@ extension TimeIndex {
         let types = EventCache.typeBits(change.eventTypes.union([.transfer]))
         var walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
                                             start: { DeriveWalk() }, add: { w, user, events in
-            if !change.reachesNobody, let reached = events.first(where: { change.reaches($0) })?.time {
+            if !change.reachesNobody, let first = events.firstIndex(where: { change.reaches($0) }) {
                 // Both rules fold alike before the first event the change reaches: one walk up to
                 // it (nothing given: what both would give cancels out), then one under each.
                 w.walked += 1
                 var before = a.start(user)
-                a.skip(&before, events: events, before: reached)
+                a.skip(&before, events: events, before: events[first].time)
                 var after = b.forked(before)
-                a.advance(&before, events: events, sign: -1) { w.builder.add($0, $1, $2) }
-                b.advance(&after, events: events) { w.builder.add($0, $1, $2) }
+                func old(_ k: TimeKey, _ t: Timestamp, _ d: Int64) { w.builder.add(k, t, d) }
+                func new(_ k: TimeKey, _ t: Timestamp, _ d: Int64) { w.builder.add(k, t, d) }
+                // Past the last event the change reaches, walks that hold the same give the same
+                // from there on (when the change is read at events only, and nothing is handed
+                // on by transfer): both stop there.
+                let last = change.readAtEventsOnly ? events.lastIndex(where: { change.reaches($0) })! : events.count
+                let transfers = events.contains { if case .transfer = $0.data { true } else { false } }
+                var i = first
+                while i < events.count {
+                    var j = i
+                    while j < events.count, events[j].time == events[i].time { j += 1 }
+                    let limit = j < events.count ? events[j].time : nil
+                    a.advance(&before, events: events, before: limit, sign: -1, old)
+                    b.advance(&after, events: events, before: limit, new)
+                    if j > last, !transfers, limit != nil, before.holdsTheSame(as: after) { return }
+                    i = j
+                }
                 // The window funnels follow from the funnel events alone: alike, they cancel out.
                 let funnels = before.funnelEvents != after.funnelEvents
-                let old = a.finish(&before, events: events, sign: -1, windowFunnels: funnels) { w.builder.add($0, $1, $2) }
-                let new = b.finish(&after, events: events, windowFunnels: funnels) { w.builder.add($0, $1, $2) }
-                if !old.isEmpty { w.old.append(UserSteps.Sender(user: user, changes: old)) }
-                if !new.isEmpty { w.new.append(UserSteps.Sender(user: user, changes: new)) }
+                let outsBefore = a.finish(&before, events: events, sign: -1, windowFunnels: funnels, old)
+                let outsAfter = b.finish(&after, events: events, windowFunnels: funnels, new)
+                if !outsBefore.isEmpty { w.old.append(UserSteps.Sender(user: user, changes: outsBefore)) }
+                if !outsAfter.isEmpty { w.new.append(UserSteps.Sender(user: user, changes: outsAfter)) }
             } else if events.contains(where: { if case .transfer = $0.data { true } else { false } }) {
                 // Not reached: the same transfers under both profiles.
                 let changes = a.walk(user, events: events) { _, _, _ in }

@@ -31,6 +31,13 @@ struct WindowSteps {
     /// The notification schedule's counts as last given, by `notificationSlot`.
     private var notified = InlineArray<8, Int64>(repeating: 0)
 
+    /// Whether `other` holds what this one does (the rules folded with aside).
+    func holdsTheSame(as other: WindowSteps) -> Bool {
+        includeSandbox == other.includeSandbox && funnel == other.funnel && paidStart == other.paidStart
+            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.period == $1.period }
+            && notified.indices.allSatisfy { notified[$0] == other.notified[$0] }
+    }
+
     init(decider: PlanDecider, includeSandbox: Bool) {
         self.decider = decider
         self.includeSandbox = includeSandbox

@@ -9,7 +9,7 @@ import SubscriptionDomain
 /// the differences at or before T, which is what a replay as of T folds for this user.
 package struct UserSteps {
     /// A sender's `transferOut` as it changes with the instant: after `time`, it is `transfer`.
-    package struct TransferChange: Sendable {
+    package struct TransferChange: Sendable, Equatable {
         var time: Timestamp
         package var transfer: UserFold.Transfer?
     }
@@ -71,6 +71,14 @@ package struct UserSteps {
 
         /// The window funnels' events so far (a fork whose funnel events are its original's gives the same window funnels).
         package var funnelEvents: [Int] { windows.funnelEvents }
+
+        /// Whether this walk and `other` (of the same user and events, at the same place) hold the
+        /// same fold, contribution and pending changes: taken on by rules that fold what is left
+        /// alike, they give the same changes from here on.
+        package func holdsTheSame(as other: Walk) -> Bool {
+            position == other.position && fold == other.fold && previous == other.previous && outs == other.outs
+                && senders.isEmpty && other.senders.isEmpty && windows.holdsTheSame(as: other.windows)
+        }
     }
 
     /// A walk of `user` before any event.
@@ -156,7 +164,7 @@ package struct UserSteps {
     }
 
     /// Where a walk over a user's instants stands: the next event and arrival, and the last instant stepped.
-    package struct InstantCursor: Sendable {
+    package struct InstantCursor: Sendable, Equatable {
         var event = 0
         var arrival = 0
         var last: Timestamp?
