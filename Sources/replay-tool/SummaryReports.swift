@@ -15,7 +15,10 @@ extension Common {
 
     /// One report per `--log` as of now: from the log's report summary (brought up to the log's
     /// head and the instant), or, where the summary cannot give it (`fromSummary` answers nil) or
-    /// the question is not "as of now", from a snapshot as `reports` makes it.
+    /// the question is not "as of now", from a snapshot as `reports` makes it. A profile with no
+    /// summary kept whose time index is at hand (kept, or derived from one kept under another
+    /// profile: a rule just changed) is answered from the index as of now instead, so that a
+    /// changed rule is not a fold of every user.
     static func nowReports<R>(_ a: ParsedArguments, notifications: Bool = false,
                               fromSummary: (ReportSummary, Timestamp, Profile) -> R?,
                               fromIndex: ((TimeIndex, IndexQuestion, Profile) throws -> R?)? = nil,
@@ -30,6 +33,11 @@ extension Common {
             try requireLog(directory)
             try checkApp(profile, directory: directory)
             let store = ProjectionStore(logDirectory: directory, profile: profile)
+            if let fromIndex, !notifications, usesTimeIndex(a), !store.keepsSummary {
+                var indexed = store
+                indexed.partitions = Common.partitions
+                if indexed.timeIndexAtHand, let r = try indexed.answer({ try fromIndex($0, IndexQuestion(at: now), profile) }).answer { return r }
+            }
             let summary = try store.summary(asOf: now, notifications: notifications).summary
             if let r = fromSummary(summary, now, profile) { return r }
             return try fromSnapshot(try replay(a, asOf: now, profile: profile, directory: directory))

@@ -1,4 +1,5 @@
 import Projections
+import Platform
 import EventStore
 import SubscriptionDomain
 
@@ -21,6 +22,9 @@ extension ProjectionStore {
 
     /// The summary file, next to the projection it goes with.
     public var summaryPath: String { logDirectory + "/projections/" + Self.fileLabel(profile.name) + "-" + fingerprint + ".summary" }
+
+    /// Whether a report summary is kept for this profile (whether it goes with the log is checked when it is read).
+    public var keepsSummary: Bool { PlatformDirectory.exists(summaryPath) }
 
     /// The report summary as of `instant` (default options: no window, sandbox apart), and what it cost.
     ///

@@ -92,22 +92,7 @@ extension ProjectionStore {
     /// (`ProfileChange`). Of those, the one whose change reaches the fewest kinds of events is
     /// used (then the first by file name).
     private func derivedTimeIndex(log: EventLog, head: UInt64, overlayLimit: Int?) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
-        // (Rules fingerprinted for a test stand for other rules code: nothing kept is derived from.)
-        guard rulesFingerprint == nil, let names = try? PlatformDirectory.list(logDirectory + "/projections") else { return nil }
-        var candidates: [(source: ProjectionStore, change: ProfileChange)] = []
-        for name in names.sorted() where name.hasSuffix(".timeindex") {
-            let path = logDirectory + "/projections/" + name
-            guard path != timeIndexPath, let kept = try? TimeIndex.read(path: path),
-                  let old = try? Profile.decode(json: Array(kept.profileJSON.utf8)), old.app == profile.app else { continue }
-            let change = ProfileChange(from: old, to: profile)
-            var source = ProjectionStore(logDirectory: logDirectory, profile: old)
-            source.partitions = partitions
-            source.timeIndexWithSandbox = timeIndexWithSandbox
-            guard !change.reachesEveryone, source.timeIndexPath == path, kept.fingerprint == source.timeIndexFingerprint else { continue }
-            candidates.append((source, change))
-        }
-        // (A stable sort: equal reaches stay in file name order.)
-        for (source, change) in candidates.enumerated().sorted(by: { ($0.element.change.eventTypes.count, $0.offset) < ($1.element.change.eventTypes.count, $1.offset) }).map(\.element) {
+        for (source, change) in derivationSources() {
             guard let (base, _) = try source.storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit) else { continue }
             var refresh = TimeIndexRefresh()
             var (index, derivation) = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
@@ -121,6 +106,33 @@ extension ProjectionStore {
         }
         return nil
     }
+
+    /// The kept indexes of other profiles this one's could be derived from, in the order they are
+    /// tried (see `derivedTimeIndex`), with the change from each one's profile; whether each goes
+    /// with the log is checked when it is tried.
+    private func derivationSources() -> [(source: ProjectionStore, change: ProfileChange)] {
+        // (Rules fingerprinted for a test stand for other rules code: nothing kept is derived from.)
+        guard rulesFingerprint == nil, let names = try? PlatformDirectory.list(logDirectory + "/projections") else { return [] }
+        var candidates: [(source: ProjectionStore, change: ProfileChange)] = []
+        for name in names.sorted() where name.hasSuffix(".timeindex") {
+            let path = logDirectory + "/projections/" + name
+            guard path != timeIndexPath, let kept = try? TimeIndex.read(path: path),
+                  let old = try? Profile.decode(json: Array(kept.profileJSON.utf8)), old.app == profile.app else { continue }
+            let change = ProfileChange(from: old, to: profile)
+            var source = ProjectionStore(logDirectory: logDirectory, profile: old)
+            source.partitions = partitions
+            source.timeIndexWithSandbox = timeIndexWithSandbox
+            guard !change.reachesEveryone, source.timeIndexPath == path, kept.fingerprint == source.timeIndexFingerprint else { continue }
+            candidates.append((source, change))
+        }
+        // (A stable sort: equal reaches stay in file name order.)
+        return candidates.enumerated().sorted { ($0.element.change.eventTypes.count, $0.offset) < ($1.element.change.eventTypes.count, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Whether this profile's time index is kept, or could be derived from one kept under another
+    /// profile: then it answers as of any instant, now included, without folding every user.
+    public var timeIndexAtHand: Bool { PlatformDirectory.exists(timeIndexPath) || !derivationSources().isEmpty }
 
     /// The index built from the log as of `head` (through the event cache), and saved.
     private func rebuiltTimeIndex(head: UInt64? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
