@@ -73,6 +73,8 @@ import Platform
                 #expect(!refresh.rebuilt && refresh.wrote && derivation.from == "handz", "\(what): derived from handz and saved")
                 #expect(derivation.usersWalked < users, "\(what): walked \(derivation.usersWalked) of \(users) users")
                 if name == "a rename" { #expect(derivation.usersWalked == 0, "\(what): a rename reaches no one") }
+                if name == "billing grace 7 days" { #expect(derivation.usersSettledEarly > 0, "\(what): some walks settle before the end") }
+                if name == "a yearly period" { #expect(derivation.usersSettledEarly == 0, "\(what): the catalog is read at every sample") }
                 try Self.expectSameAsBuild(index, store, what)
                 // Saved as a base of its own: served as stored, and it answers as a full fold does.
                 let (again, served) = try store.refreshedTimeIndex()

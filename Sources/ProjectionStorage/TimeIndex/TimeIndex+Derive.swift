@@ -9,6 +9,8 @@ extension TimeIndex {
         public var from = ""
         /// Users the change reaches, walked under both profiles (their old differences taken out, the new ones put in).
         public var usersWalked = 0
+        /// Of those, users whose two walks held the same again before their last event, and stopped there.
+        public var usersSettledEarly = 0
         /// Recipients of transfers walked again with what their senders handed them under each profile.
         public var recipientsWalked = 0
     }
@@ -19,6 +21,7 @@ extension TimeIndex {
         var old: [UserSteps.Sender] = []
         var new: [UserSteps.Sender] = []
         var walked = 0
+        var settled = 0
     }
 
     /// This index, folded under `old` and covering `log`'s head, as the index under `new`
@@ -62,7 +65,10 @@ extension TimeIndex {
                     let limit = j < events.count ? events[j].time : nil
                     a.advance(&before, events: events, before: limit, sign: -1, old)
                     b.advance(&after, events: events, before: limit, new)
-                    if j > last, !transfers, limit != nil, before.holdsTheSame(as: after) { return }
+                    if j > last, !transfers, limit != nil, before.holdsTheSame(as: after) {
+                        w.settled += 1
+                        return
+                    }
                     i = j
                 }
                 // The window funnels follow from the funnel events alone: alike, they cancel out.
@@ -85,6 +91,7 @@ extension TimeIndex {
         var senders: (old: [UserSteps.Sender], new: [UserSteps.Sender]) = ([], [])
         for i in walks.indices {
             derivation.usersWalked += walks[i].walked
+            derivation.usersSettledEarly += walks[i].settled
             parts.append(walks[i].builder)
             senders.old += walks[i].old
             senders.new += walks[i].new
