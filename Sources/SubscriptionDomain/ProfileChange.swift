@@ -25,10 +25,16 @@ public struct ProfileChange: Sendable, Equatable {
     let trialReminder: Bool
     /// The products whose catalog entry (the first listed with the id) differs, or that only one profile lists.
     let products: Set<String>
+    /// The entitlement view (`PlanDecider.view`) reads, for every user, something that changed: the
+    /// tiers and their limits, the trial length and primary group (trial eligibility), or the
+    /// unknown-product entitlement. A fold and the reports do not read them; a user's plan does.
+    public let changesTheView: Bool
 
     /// The change from `old` to `new`.
     public init(from old: Profile, to new: Profile) {
         var aligned = old
+        changesTheView = old.tiers != new.tiers || old.trialDays != new.trialDays || old.primaryGroup != new.primaryGroup
+            || old.unknownProductEntitlement != new.unknownProductEntitlement
         // Read by the import door and the entitlement view only.
         aligned.name = new.name
         aligned.tiers = new.tiers

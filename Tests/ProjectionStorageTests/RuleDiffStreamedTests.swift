@@ -26,7 +26,15 @@ import SubscriptionDomain
         var short = Profile.handz
         short.unverifiedGraceHours = 1
         short.billingGraceDays = 0
-        return [("grace 3 vs 7 days", seven), ("grace 3 days vs none, unverified 1 hour", short)]
+        var gold = Profile.handz
+        gold.products[0].entitlement = "gold"
+        var noTrial = Profile.handz
+        noTrial.trialDays = 0
+        var reminder = Profile.handz
+        reminder.trialReminderLeadHours = 1
+        // Narrow changes (only the users they reach are read), one for everyone, one of the entitlement view.
+        return [("grace 3 vs 7 days", seven), ("grace 3 days vs none, unverified 1 hour", short), ("a gold entitlement", gold),
+                ("no trial offered", noTrial), ("a trial reminder an hour ahead", reminder)]
     }()
 
     @Test func randomLogsWithTransfersGiveWhatTwoWholeSnapshotsGiveAtRandomInstants() throws {

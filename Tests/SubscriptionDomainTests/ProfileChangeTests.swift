@@ -65,6 +65,12 @@ import Testing
             $0.appAppleId = 42
         }
         #expect(change.reachesNobody && Self.reached(change).isEmpty && change.eventTypes.isEmpty)
+        // A user's plan reads the tiers, the trial length, the primary group and the unknown-product entitlement.
+        #expect(change.changesTheView)
+        #expect(!Self.changed { $0.name = "what-if"; $0.trialEndingCopy = "Soon."; $0.bundleId = "b"; $0.familySharing = true }.changesTheView)
+        #expect(Self.changed { $0.trialDays = 0 }.changesTheView && Self.changed { $0.tiers.removeLast() }.changesTheView)
+        #expect(Self.changed { $0.primaryGroup = "x" }.changesTheView && Self.changed { $0.unknownProductEntitlement = "pro" }.changesTheView)
+        #expect(!Self.changed { $0.billingGraceDays = 7 }.changesTheView)
     }
 
     @Test func givenTheUnverifiedGraceTheCommissionOrTheAppThenEveryoneIsReached() {

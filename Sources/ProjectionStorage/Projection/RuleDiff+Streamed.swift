@@ -23,6 +23,9 @@ extension RuleDiff {
     ///
     /// No snapshot is held: each user's events, read once from the event cache, are folded under
     /// both rule sets side by side and only a difference is kept (the partitions on the cores).
+    /// When the change from `a` to `b` reaches some users only and leaves the entitlement view as
+    /// it was (`ProfileChange`), only the users with an event it can reach, and the senders of
+    /// transfers, are read: the others' plans are the same under both.
     /// A subscription transferred to a user is handed over after the user's own events, senders
     /// in id order, as a replay does (TRANSFER-IN): so the recipients named by any sender are
     /// folded again from their own streams once every sender is known, and their first
@@ -32,7 +35,9 @@ extension RuleDiff {
         guard Replay.eventCacheReady(log, build: false) else { return nil }
         let options = (ReplayOptions(profile: a, asOf: instant), ReplayOptions(profile: b, asOf: instant))
         let deciders = (PlanDecider(profile: a), PlanDecider(profile: b))
-        let walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: true, partitions: max(1, partitions),
+        let change = ProfileChange(from: a, to: b)
+        let types = change.reachesEveryone || change.changesTheView ? UInt64.max : EventCache.typeBits(change.eventTypes.union([.transfer]))
+        let walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: true, partitions: max(1, partitions), types: types,
                                             start: { StreamedWalk() }) { walk, user, events in
             var fa = UserFold(user: user), fb = UserFold(user: user)
             for e in events {
