@@ -134,9 +134,11 @@ import Ingest
         let events = try EventLog(directory: log.path, access: .read)
         try EventCache.build(events)
         var byType: [EventType: Set<String>] = [:]
+        var eventsOf: [String: Int] = [:]
         for record in try events.records() {
             let e = try EventCodec.decode(record.payload)
             byType[e.type, default: []].insert(e.user)
+            eventsOf[e.user, default: 0] += 1
         }
         for wanted: Set<EventType> in [[.billingIssue], [.refund, .transfer], [.purchase], [.pause]] {
             var cache = try #require(EventCache.reader(log.path, head: events.head))
@@ -149,7 +151,11 @@ import Ingest
                 #expect(!types.isDisjoint(with: wanted), "\(user) has none of \(wanted)")
             }
             try cache.finish()
-            #expect(given == wanted.reduce(into: Set<String>()) { $0.formUnion(byType[$1] ?? []) }, "\(wanted)")
+            let users = wanted.reduce(into: Set<String>()) { $0.formUnion(byType[$1] ?? []) }
+            #expect(given == users, "\(wanted)")
+            // Counted from the entries alone: the events of those users.
+            var census = try #require(EventCache.reader(log.path, head: events.head))
+            #expect(try census.eventCount(ofUsersWith: EventCache.typeBits(wanted)) == eventsOf.filter { users.contains($0.key) }.values.reduce(0, +), "\(wanted)")
         }
         #expect(byType[.billingIssue]?.isEmpty == false && byType[.pause] == nil, "a type some users have, and one nobody has")
     }

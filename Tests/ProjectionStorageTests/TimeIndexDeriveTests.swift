@@ -67,7 +67,8 @@ import Platform
             let (log, _, users) = try Self.keptLog(seed: seed)
             for (name, profile) in Self.changes {
                 let what = "seed \(seed), \(name)"
-                let store = ProjectionStore(logDirectory: log.path, profile: profile)
+                var store = ProjectionStore(logDirectory: log.path, profile: profile)
+                store.derivationShare = 1   // derived however many events the users it reaches hold
                 let (index, refresh) = try store.refreshedTimeIndex()
                 let derivation = try #require(refresh.derivation, "\(what): derived, not built")
                 #expect(!refresh.rebuilt && refresh.wrote && derivation.from == "handz", "\(what): derived from handz and saved")
@@ -86,10 +87,23 @@ import Platform
         }
     }
 
+    @Test func aChangeWhoseUsersHoldMoreThanTheShareOfEventsIsBuiltAndOneThatReachesNobodyIsDerived() throws {
+        let (log, _, _) = try Self.keptLog(seed: 23)
+        for (name, profile) in [Self.changes[0], Self.changes[2], Self.changes[6]] {
+            var store = ProjectionStore(logDirectory: log.path, profile: profile)
+            store.derivationShare = 0   // any event reached is too many
+            let (index, refresh) = try store.refreshedTimeIndex()
+            #expect(refresh.rebuilt == (name != "a rename") && (refresh.derivation != nil) == (name == "a rename"), "\(name)")
+            try Self.expectSameAsBuild(index, store, name)
+            try DurableFile.remove(path: store.timeIndexPath)
+        }
+    }
+
     @Test func aDerivedIndexIsUpdatedAfterNewRecordsAsABuiltOneIs() throws {
         let (log, _, _) = try Self.keptLog(seed: 41)
         let grace = Self.changes[0].1
-        let store = ProjectionStore(logDirectory: log.path, profile: grace)
+        var store = ProjectionStore(logDirectory: log.path, profile: grace)
+        store.derivationShare = 1
         #expect(try store.refreshedTimeIndex().refresh.derivation != nil)
         var rng = SplitMix64(seed: 41)
         try ReportSummaries.append(TimeIndexUpdates.lines(&rng, round: 1, count: 30, sent: []), to: log)
@@ -98,7 +112,8 @@ import Platform
         try Self.expectSameAsBuild(index, store, "after appends")
         // The kept handz index alone, behind the head now: it is brought up first, then derived from.
         try DurableFile.remove(path: store.timeIndexPath)
-        let trial = ProjectionStore(logDirectory: log.path, profile: Self.changes[1].1)
+        var trial = ProjectionStore(logDirectory: log.path, profile: Self.changes[1].1)
+        trial.derivationShare = 1
         let (derived, derivedRefresh) = try trial.refreshedTimeIndex()
         #expect(derivedRefresh.derivation != nil)
         try Self.expectSameAsBuild(derived, trial, "derived from a kept index brought up")
@@ -108,6 +123,7 @@ import Platform
         let (log, _, _) = try Self.keptLog(seed: 9, sandbox: true)
         var store = ProjectionStore(logDirectory: log.path, profile: Self.changes[2].1)
         store.timeIndexWithSandbox = true
+        store.derivationShare = 1
         let (index, refresh) = try store.refreshedTimeIndex()
         #expect(refresh.derivation != nil)
         try Self.expectSameAsBuild(index, store, "with sandbox")
@@ -129,7 +145,8 @@ import Platform
     @Test func aKeptIndexOfOtherRulesCodeOfAnotherAppOrNotWholeIsNeverDerivedFrom() throws {
         let (log, kept, _) = try Self.keptLog(seed: 13)
         let bytes = try #require(try DurableFile.read(path: kept.timeIndexPath))
-        let grace = ProjectionStore(logDirectory: log.path, profile: Self.changes[0].1)
+        var grace = ProjectionStore(logDirectory: log.path, profile: Self.changes[0].1)
+        grace.derivationShare = 1
         func derives() throws -> Bool {
             try? DurableFile.remove(path: grace.timeIndexPath)
             let (index, refresh) = try grace.refreshedTimeIndex()

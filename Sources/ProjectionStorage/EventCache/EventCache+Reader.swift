@@ -58,23 +58,44 @@ extension EventCache {
         mutating func nextUser(where take: (UnsafeRawBufferPointer) -> Bool, types: UInt64 = .max) throws -> String? {
             guard eventsLeft == 0, r.offset == blockEnd || usersRead == 0 else { throw r.unreadable("a user's events were left unread") }
             while usersRead < userCount {
-                usersRead += 1
-                let id = try r.bytes(try r.count()) { take($0) ? String(decoding: $0, as: UTF8.self) : nil }
-                let events = try r.count()
-                guard events > 0, events <= count - eventsRead else { throw r.unreadable("\(events) events for a user, \(count - eventsRead) left") }
-                eventsRead += events
-                userTypes = try r.varint()
-                guard userTypes != 0, userTypes >> codes.types.count == 0 else { throw r.unreadable("event types \(userTypes) for a user") }
-                let length = try r.count()
-                blockEnd = r.offset + length
+                let (id, events) = try entry(take)
                 if let id, userTypes & types != 0 {
                     eventsLeft = events
                     typesRead = 0
                     return id
                 }
-                try r.skip(length)
+                try r.skip(blockEnd - r.offset)
             }
             return nil
+        }
+
+        /// Passes over every user (from the first) and gives how many events the users with an
+        /// event of one of `types` have; the CRC is checked at the end (`finish`).
+        mutating func eventCount(ofUsersWith types: UInt64) throws -> Int {
+            guard usersRead == 0 else { throw r.unreadable("counted after a user was read") }
+            var count = 0
+            while usersRead < userCount {
+                let (_, events) = try entry { _ in false }
+                if userTypes & types != 0 { count += events }
+                try r.skip(blockEnd - r.offset)
+            }
+            try finish()
+            return count
+        }
+
+        /// Reads the next user's entry up to their events: the id (when `take` holds for its bytes),
+        /// the number of their events; sets their types and where their block ends.
+        private mutating func entry(_ take: (UnsafeRawBufferPointer) -> Bool) throws -> (id: String?, events: Int) {
+            usersRead += 1
+            let id = try r.bytes(try r.count()) { take($0) ? String(decoding: $0, as: UTF8.self) : nil }
+            let events = try r.count()
+            guard events > 0, events <= count - eventsRead else { throw r.unreadable("\(events) events for a user, \(count - eventsRead) left") }
+            eventsRead += events
+            userTypes = try r.varint()
+            guard userTypes != 0, userTypes >> codes.types.count == 0 else { throw r.unreadable("event types \(userTypes) for a user") }
+            let length = try r.count()
+            blockEnd = r.offset + length
+            return (id, events)
         }
 
         /// Reads the user's next event into `e` (every field but the user); returns its log position and

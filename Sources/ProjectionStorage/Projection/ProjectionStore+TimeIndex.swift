@@ -90,13 +90,15 @@ extension ProjectionStore {
     /// options), it goes with the log as `storedAndUpdated` checks (and is brought to the head
     /// the same way), and the change from its profile to this one does not reach everyone
     /// (`ProfileChange`). Of those, the one whose change reaches the fewest kinds of events is
-    /// used (then the first by file name).
+    /// used (then the first by file name), unless the users it reaches hold more than
+    /// `derivationShare` of the log's events (then the next, or a build).
     private func derivedTimeIndex(log: EventLog, head: UInt64, overlayLimit: Int?) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
         for (source, change) in derivationSources() {
-            guard let (base, _) = try source.storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit) else { continue }
+            guard let (base, _) = try source.storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit),
+                  var (index, derivation) = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
+                                                             fingerprint: timeIndexFingerprint, profileJSON: profile.encodedJSON(),
+                                                             partitions: partitions, share: derivationShare) else { continue }
             var refresh = TimeIndexRefresh()
-            var (index, derivation) = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
-                                                       fingerprint: timeIndexFingerprint, profileJSON: profile.encodedJSON(), partitions: partitions)
             derivation.from = source.profile.name
             refresh.derivation = derivation
             // A cache of the log: if it cannot be saved, the answer stands and the next query derives again.

@@ -26,6 +26,11 @@ public struct ProjectionStore {
     public var partitions = 1
     /// The time index counts sandbox events too (`--include-sandbox`): a file of its own, kept apart.
     public var timeIndexWithSandbox = false
+    /// The share of the log's events, held by the users a change of profile reaches, up to which
+    /// the time index under this profile is derived from one kept under another rather than built
+    /// (ProjectionStore+TimeIndex.swift): each such user is walked twice, so past about half of
+    /// the events a build costs less. Tests set it to derive whatever the share.
+    public var derivationShare = 0.5
     /// For tests only: runs right after a refresh opened the log (to append from elsewhere meanwhile).
     @_spi(Testing) public var afterOpeningLog: (() throws -> Void)?
     /// For tests only: the rules fingerprint a build with other rules would compute.
