@@ -57,7 +57,7 @@ package struct UserSteps {
     }
 
     /// One user's walk in progress (`start`, `advance`, `finish`): a value, so that a walk can be
-    /// copied at an instant and each copy taken on under other rules (`forked(to:)`).
+    /// copied at an instant and each copy taken on under other rules (`forked(_:)`).
     package struct Walk {
         var fold: UserFold
         /// The contribution last sampled.
