@@ -88,6 +88,8 @@ extension EventCache {
     }
 
     static let types = byCode { (t: EventType) in t.cacheCode }
+    /// The number of type codes (the highest, plus one): a user's types are as many bits.
+    static let typeCodeCount = Int(EventType.allCases.map(\.cacheCode).max()!) + 1
     static let sources = byCode { (s: EventSource) in s.cacheCode }
     static let offers = byCode { (o: Offer) in o.cacheCode }
     static let environments = byCode { (e: StoreEnvironment) in e.cacheCode }

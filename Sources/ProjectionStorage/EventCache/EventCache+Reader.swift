@@ -18,6 +18,8 @@ extension EventCache {
         let count: Int
         /// How many users.
         let userCount: Int
+        /// Per event type (by code), how many events the users with an event of that type hold.
+        let eventsOfUsersWith: [Int]
         /// The shared strings, by number.
         let strings: [String]
         /// The code tables (EventCache+Codes.swift), held here so that reading an event touches no global.
@@ -50,6 +52,13 @@ extension EventCache {
             guard UInt64(count) == position else { throw r.unreadable("\(count) events for head position \(position)") }
             strings = try r.array { try $0.string() }
             userCount = try r.count()
+            var perType: [Int] = []
+            for _ in 0..<EventCache.typeCodeCount {
+                let n = try r.count()
+                guard n <= count else { throw r.unreadable("\(n) events of the users with a type, of \(count)") }
+                perType.append(n)
+            }
+            eventsOfUsersWith = perType
         }
 
         /// Moves to the next user for whom `take` (given the id's UTF-8 bytes) holds and who has an
@@ -69,18 +78,10 @@ extension EventCache {
             return nil
         }
 
-        /// Passes over every user (from the first) and gives how many events the users with an
-        /// event of one of `types` have; the CRC is checked at the end (`finish`).
-        mutating func eventCount(ofUsersWith types: UInt64) throws -> Int {
-            guard usersRead == 0 else { throw r.unreadable("counted after a user was read") }
-            var count = 0
-            while usersRead < userCount {
-                let (_, events) = try entry { _ in false }
-                if userTypes & types != 0 { count += events }
-                try r.skip(blockEnd - r.offset)
-            }
-            try finish()
-            return count
+        /// How many events the users with an event of one of `types` hold at most (the header's
+        /// count per type, summed: a user with several of them is counted for each).
+        func eventCount(ofUsersWith types: UInt64) -> Int {
+            min(count, eventsOfUsersWith.indices.reduce(0) { types >> UInt64($1) & 1 == 1 ? $0 + eventsOfUsersWith[$1] : $0 })
         }
 
         /// Reads the next user's entry up to their events: the id (when `take` holds for its bytes),
@@ -92,7 +93,7 @@ extension EventCache {
             guard events > 0, events <= count - eventsRead else { throw r.unreadable("\(events) events for a user, \(count - eventsRead) left") }
             eventsRead += events
             userTypes = try r.varint()
-            guard userTypes != 0, userTypes >> codes.types.count == 0 else { throw r.unreadable("event types \(userTypes) for a user") }
+            guard userTypes != 0, userTypes >> UInt64(EventCache.typeCodeCount) == 0 else { throw r.unreadable("event types \(userTypes) for a user") }
             let length = try r.count()
             blockEnd = r.offset + length
             return (id, events)

@@ -62,12 +62,19 @@ extension EventCache {
             body = ProjectionWriter(capacity: Self.chunkSize)
         }
 
-        /// Writes the shared strings, then every user's id, number of events, the types of their
+        /// Writes the shared strings, the number of users and per type code the events of the users
+        /// with an event of that type, then every user's id, number of events, the types of their
         /// events, block length and events (log position and body), in the order users came; flushes `out` into `file` as it goes.
         mutating func write(into out: inout ProjectionWriter, file: inout ChecksummedReplacement) throws {
             sealChunk()
             out.array(numbers.folds) { w, s in w.string(s.user) }
             out.count(users.count)
+            // Per type, the events of the users with one of that type (a reader's census without reading the users).
+            var eventsOfUsersWith = [Int](repeating: 0, count: EventCache.typeCodeCount)
+            for u in 0..<users.count {
+                for t in eventsOfUsersWith.indices where types[u] >> UInt64(t) & 1 == 1 { eventsOfUsersWith[t] += Int(eventsPerUser[u]) }
+            }
+            for n in eventsOfUsersWith { out.count(n) }
             // Events grouped by user (a counting sort keeps log order), then sorted by time where needed.
             var next = [Int](repeating: 0, count: users.count + 1)
             for u in 0..<users.count { next[u + 1] = next[u] + Int(eventsPerUser[u]) }

@@ -18,7 +18,8 @@ import Platform
 /// File: magic `LDGEVTS\n`, the code version, the layout digest (`layoutDigest`), the head's
 /// position (8 bytes) and hash (32 bytes),
 /// the number of events, the shared strings (products, currencies, contexts...: their count,
-/// then each), the number of users; then per user, in the order they first came: the id, the
+/// then each), the number of users, per event type code the number of events the users with an
+/// event of that type hold (a census without reading the users); then per user, in the order they first came: the id, the
 /// number of events, the types of their events (a varint of bits `1 << cacheCode`, so that a
 /// reader passes over users without the types it needs unread; checked against the events when
 /// they are read), the byte length of what follows, and per event its log position and body
@@ -29,8 +30,9 @@ enum EventCache {
     /// 2: events grouped by user in effect order (1 kept them in log order). 3: the layout digest;
     /// enums stored by frozen codes (EventCache+Codes.swift). 4: the typed event model: data
     /// fields by their frozen codes, off-type fields stored as the type's are, unknown fields at bit 31.
-    /// 5: each user's entry gives the types of their events.
-    static let codeVersion = 5
+    /// 5: each user's entry gives the types of their events. 6: the header gives, per type, the
+    /// events of the users with one of that type.
+    static let codeVersion = 6
 
     /// An event type's bit in a user's types: `1 << cacheCode`.
     static func typeBit(_ type: EventType) -> UInt64 { 1 << UInt64(type.cacheCode) }

@@ -35,19 +35,17 @@ extension TimeIndex {
     /// differences and this index's overlay are merged into its base: the index derived is one
     /// base of its own (its file never leans on the one derived from).
     ///
-    /// Nil when the users the change reaches hold more than `share` of the log's events (counted
-    /// from the event cache's entries): each is walked twice from their first reached event, so a
-    /// build then costs less.
+    /// Nil when the users the change reaches hold more than `share` of the log's events (at most:
+    /// the event cache's header counts them per type): each is walked twice from their first
+    /// reached event, so a build then costs less.
     func derived(directory: String, log: EventLog, old: Profile, new: Profile, change: ProfileChange,
                  fingerprint: String, profileJSON: String, partitions: Int, share: Double) throws -> (TimeIndex, Derivation)? {
         precondition(log.head.position == position, "an index is derived at the log's head")
         let a = UserSteps(profile: old, includeSandbox: includesSandbox)
         let b = UserSteps(profile: new, includeSandbox: includesSandbox)
         let cached = Replay.eventCacheReady(log, build: true)
-        // (A cache that cannot be counted is left to the walk, which reads the log instead.)
-        if cached, var census = EventCache.reader(directory, head: log.head),
-           let reached = try? census.eventCount(ofUsersWith: EventCache.typeBits(change.eventTypes)),
-           Double(reached) > share * Double(census.count) {
+        if cached, let census = EventCache.reader(directory, head: log.head),
+           Double(census.eventCount(ofUsersWith: EventCache.typeBits(change.eventTypes))) > share * Double(census.count) {
             return nil
         }
         // Only users with an event the change reaches, or a transfer (a sender's), are read.
