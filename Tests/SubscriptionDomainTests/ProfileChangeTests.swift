@@ -84,6 +84,28 @@ import Testing
         #expect(Self.reached(both) == [Self.billingIssue.id, Self.paid.id, Self.renewed.id])
     }
 
+    /// An upgrade or a downgrade names the product changed to, and a credit pack's purchase names
+    /// the pack: a new catalog entry of either reaches those events, and not the ones naming another product.
+    @Test func givenANewCatalogEntryThenTheProductChangesAndCreditPacksNamingItAreReached() {
+        let upgrade = event(.productChange, "2026-01-10T00:00:00Z", id: "up") { $0.product = "howru_family_monthly" }
+        let downgrade = event(.productChange, "2026-01-11T00:00:00Z", id: "down") { $0.product = "howru_premium_monthly"; $0.effective = .nextRenewal }
+        let sms20 = event(.consumablePurchase, "2026-01-12T00:00:00Z", id: "sms20") { $0.product = "howru_sms_20"; $0.transaction = "c1"; $0.quantity = 20 }
+        let sms50 = event(.consumablePurchase, "2026-01-13T00:00:00Z", id: "sms50") { $0.product = "howru_sms_50"; $0.transaction = "c2"; $0.quantity = 50 }
+        let events = [upgrade, downgrade, sms20, sms50]
+        func reached(_ edit: (inout Profile) -> Void) -> [String] {
+            var new = Profile.howru
+            edit(&new)
+            let change = ProfileChange(from: .howru, to: new)
+            #expect(!change.reachesEveryone && !change.readAtEventsOnly)
+            return events.filter { change.reaches($0) }.map(\.id)
+        }
+        let family = Profile.howru.products.firstIndex { $0.id == "howru_family_monthly" }!
+        let pack = Profile.howru.products.firstIndex { $0.id == "howru_sms_20" }!
+        #expect(reached { $0.products[family].price = "11.99" } == ["up"], "the family plan's new price")
+        #expect(reached { $0.products[pack].credits = 25 } == ["sms20"], "the pack's new credits")
+        #expect(reached { $0.products[family].periodMonths = 3; $0.products[pack].price = "3.49" } == ["up", "sms20"], "both")
+    }
+
     /// Each field of `Profile` is classified in `ProfileChange.init`; one added later is compared
     /// whole there (it reaches everyone) until it is classified, and this list names it.
     @Test func everyFieldOfTheProfileIsOneTheChangeClassifies() {
