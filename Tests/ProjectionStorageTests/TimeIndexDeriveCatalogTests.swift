@@ -32,7 +32,8 @@ extension TimeIndexDerivations {
         let pack = try #require(changed.products.firstIndex { $0.id == "howru_sms_20" })
         changed.products[family].periodMonths = 3
         changed.products[pack].price = "3.49"
-        let store = ProjectionStore(logDirectory: log.path, profile: changed)
+        var store = ProjectionStore(logDirectory: log.path, profile: changed)
+        store.derivationShare = 1   // derived however many events the users it reaches hold
         let (index, refresh) = try store.refreshedTimeIndex()
         let derivation = try #require(refresh.derivation, "derived, not built")
         #expect(derivation.usersWalked == 2, "the upgrader and the texter are walked, walked \(derivation.usersWalked)")
