@@ -48,11 +48,12 @@ extension TimeIndex {
            Double(census.eventCount(ofUsersWith: EventCache.typeBits(change.eventTypes))) > share * Double(census.count) {
             return nil
         }
-        // Only users with an event the change reaches, or a transfer (a sender's), are read.
+        // Only users with an event the change reaches, or a transfer (a sender's), are read; none
+        // when it reaches no one (every walk, a recipient's too, is the same under both).
         let types = EventCache.typeBits(change.eventTypes.union([.transfer]))
-        var walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
+        var walks = change.reachesNobody ? [] : try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
                                             start: { DeriveWalk() }, add: { w, user, events in
-            if !change.reachesNobody, let first = events.firstIndex(where: { change.reaches($0) }) {
+            if let first = events.firstIndex(where: { change.reaches($0) }) {
                 // Both rules fold alike before the first event the change reaches: one walk up to
                 // it (nothing given: what both would give cancels out), then one under each.
                 w.walked += 1
