@@ -164,9 +164,10 @@ import Ingest
         #expect(byType[.billingIssue]?.isEmpty == false && byType[.pause] == nil, "a type some users have, and one nobody has")
     }
 
-    /// An entry whose types are not those of the user's events is refused when they are read,
-    /// even in a file whose CRC matches (one a faulty writer could make).
-    @Test func anEntryWhoseTypesAreNotThoseOfItsEventsIsRefused() throws {
+    /// The cache of one user, "solo" (a purchase and a paywall view: their entry's types are the
+    /// varint 0x81 0x80 0x02), with those three bytes replaced by `types` and the CRC made to match
+    /// (a file a faulty writer could make).
+    static func soloCache(types: [UInt8]) throws -> (TestLog, EventLog) {
         let lines = [
             #"{"id":"a-1","type":"purchase","user":"solo","time":"2026-01-03T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"s-t1","expires":"2026-02-03T10:00:00Z","price":"9.99","currency":"USD"}}"#,
             #"{"id":"a-2","type":"paywall_viewed","user":"solo","time":"2026-01-02T10:00:00Z","data":{"context":"settings"}}"#,
@@ -176,13 +177,20 @@ import Ingest
         try EventCache.build(events)
         let path = EventCache.path(log.path)
         var bytes = try #require(try DurableFile.read(path: path))
-        // The entry: "solo", 2 events, the types purchase (bit 0) and paywall_viewed (bit 15) as a varint.
+        // The entry: "solo", 2 events, the types purchase (bit 0) and paywall_viewed (bit 15).
         let entry: [UInt8] = [4] + Array("solo".utf8) + [2, 0x81, 0x80, 0x02]
         let at = try #require((0...(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
-        bytes[at + entry.count - 3] = 0x80   // paywall_viewed alone
+        bytes.replaceSubrange((at + entry.count - 3)..<(at + entry.count), with: types)
         let body = Array(bytes.dropLast(4))
         let crc = CRC32C.checksum(body)
         try DurableFile.replace(path: path, with: body + [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+        return (log, events)
+    }
+
+    /// An entry whose types are not those of the user's events is refused when they are read,
+    /// even in a file whose CRC matches.
+    @Test func anEntryWhoseTypesAreNotThoseOfItsEventsIsRefused() throws {
+        let (log, events) = try Self.soloCache(types: [0x80, 0x80, 0x02])   // paywall_viewed alone
         var cache = try #require(EventCache.reader(log.path, head: events.head))
         var event = EventCache.Reader.blank
         #expect(try cache.nextUser(where: { _ in true }) == "solo")
@@ -192,22 +200,7 @@ import Ingest
     /// An entry that gives no type at all is refused where it is met, even in a file whose CRC
     /// matches: a reader would otherwise pass over its user unread, and the user would be missing without a word.
     @Test func anEntryThatGivesNoTypeIsRefusedWhereItIsMet() throws {
-        let lines = [
-            #"{"id":"a-1","type":"purchase","user":"solo","time":"2026-01-03T10:00:00Z","data":{"product":"handz.pro.monthly","transaction":"s-t1","expires":"2026-02-03T10:00:00Z","price":"9.99","currency":"USD"}}"#,
-            #"{"id":"a-2","type":"paywall_viewed","user":"solo","time":"2026-01-02T10:00:00Z","data":{"context":"settings"}}"#,
-        ]
-        let log = try TestLog(lines)
-        let events = try EventLog(directory: log.path, access: .read)
-        try EventCache.build(events)
-        let path = EventCache.path(log.path)
-        var bytes = try #require(try DurableFile.read(path: path))
-        // The entry: "solo", 2 events, the types purchase and paywall_viewed; made 0 in as many bytes.
-        let entry: [UInt8] = [4] + Array("solo".utf8) + [2, 0x81, 0x80, 0x02]
-        let at = try #require((0...(bytes.count - entry.count)).first { Array(bytes[$0..<($0 + entry.count)]) == entry })
-        bytes.replaceSubrange((at + entry.count - 3)..<(at + entry.count), with: [0x80, 0x80, 0x00])
-        let body = Array(bytes.dropLast(4))
-        let crc = CRC32C.checksum(body)
-        try DurableFile.replace(path: path, with: body + [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+        let (log, events) = try Self.soloCache(types: [0x80, 0x80, 0x00])   // 0 in as many bytes
         var cache = try #require(EventCache.reader(log.path, head: events.head))
         #expect(throws: ProjectionReader.Unreadable.self) { _ = try cache.nextUser(where: { _ in true }) }
     }

@@ -7,15 +7,7 @@ extension ChangedRuleEndToEnd {
     /// index is derived for it, and the answer is the fold's all the same.
     @Test(.timeLimit(.minutes(5))) func aChangedRuleWhoseSummaryIsKeptIsAnsweredFromItAsOfNow() throws {
         let s = Scratch()
-        let file = s.path + "/all.jsonl", log = s.path + "/log"
-        #expect(Tool.run(["generate", "--users", "200", "--seed", "11", "--out", file]).status == 0)
-        #expect(Tool.run(["import", "--log", log, file]).status == 0)
-        // The kept index under the shipped rules.
-        #expect(Tool.run(["counts", "--log", log, "--at", "2026-04-01T00:00:00Z"]).status == 0)
-        let grace = s.path + "/grace7.json"
-        let profile = Tool.run(["profiles", "show", "handz"]).out.replacingOccurrences(of: "\"billingGraceDays\" : 3", with: "\"billingGraceDays\" : 7")
-        #expect(profile.contains("\"billingGraceDays\" : 7"))
-        try profile.write(toFile: grace, atomically: true, encoding: .utf8)
+        let (log, grace) = try Self.keptLogAndGrace(s, users: 200, seed: 11)
         let question = ["counts", "--log", log, "--profile", grace, "--format", "json"]
         let now = ["REPLAY_TOOL_NOW": "2026-06-01T00:00:00Z"]
         // Asked once without the index: the changed rule's summary is kept.

@@ -93,17 +93,23 @@ import SubscriptionDomain
 /// A developer changes a rule and asks again: the index under the new profile is derived from the
 /// one kept under the old, as of now too, and every answer is the fold's byte for byte.
 @Suite struct ChangedRuleEndToEnd {
-    @Test(.timeLimit(.minutes(5))) func questionsUnderAChangedRuleAreTheFoldsAnswersAsOfNowAndAtPastInstants() throws {
-        let s = Scratch()
+    /// A generated log of `users` with its index kept under the shipped rules, and a profile file
+    /// with billing grace 7 days: the log's folder and the file's path (in `s`).
+    static func keptLogAndGrace(_ s: Scratch, users: Int, seed: Int) throws -> (log: String, grace: String) {
         let file = s.path + "/all.jsonl", log = s.path + "/log"
-        #expect(Tool.run(["generate", "--users", "300", "--seed", "8", "--out", file]).status == 0)
+        #expect(Tool.run(["generate", "--users", "\(users)", "--seed", "\(seed)", "--out", file]).status == 0)
         #expect(Tool.run(["import", "--log", log, file]).status == 0)
-        // The kept index under the shipped rules.
         #expect(Tool.run(["counts", "--log", log, "--at", "2026-04-01T00:00:00Z"]).status == 0)
         let grace = s.path + "/grace7.json"
         let profile = Tool.run(["profiles", "show", "handz"]).out.replacingOccurrences(of: "\"billingGraceDays\" : 3", with: "\"billingGraceDays\" : 7")
         #expect(profile.contains("\"billingGraceDays\" : 7"))
         try profile.write(toFile: grace, atomically: true, encoding: .utf8)
+        return (log, grace)
+    }
+
+    @Test(.timeLimit(.minutes(5))) func questionsUnderAChangedRuleAreTheFoldsAnswersAsOfNowAndAtPastInstants() throws {
+        let s = Scratch()
+        let (log, grace) = try Self.keptLogAndGrace(s, users: 300, seed: 8)
         for args in [["counts"], ["revenue"], ["funnel"], ["revenue", "--at", "2026-05-01T00:00:00Z"], ["counts", "--from", "2026-03-01T00:00:00Z", "--to", "2026-04-01T00:00:00Z"]] {
             let question = args + ["--log", log, "--profile", grace, "--format", "json"]
             let indexed = Tool.run(question, environment: ["REPLAY_TOOL_NOW": "2026-06-01T00:00:00Z"])
