@@ -53,6 +53,8 @@ extension TimeIndex {
         let types = EventCache.typeBits(change.eventTypes.union([.transfer]))
         var walks = change.reachesNobody ? [] : try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
                                             start: { DeriveWalk() }, add: { w, user, events in
+            // A sender's transfers are handed on to recipients: walked whole, never stopped early.
+            let transfers = events.contains { $0.type == .transfer }
             if let first = events.firstIndex(where: { change.reaches($0) }) {
                 // Both rules fold alike before the first event the change reaches: one walk up to
                 // it (nothing given: what both would give cancels out), then one under each.
@@ -60,20 +62,19 @@ extension TimeIndex {
                 var before = a.start(user)
                 a.skip(&before, events: events, before: events[first].time)
                 var after = b.forked(before)
-                func old(_ k: TimeKey, _ t: Timestamp, _ d: Int64) { w.builder.add(k, t, d) }
-                func new(_ k: TimeKey, _ t: Timestamp, _ d: Int64) { w.builder.add(k, t, d) }
+                // (The old walk's differences come signed −1.)
+                func add(_ k: TimeKey, _ t: Timestamp, _ d: Int64) { w.builder.add(k, t, d) }
                 // Past the last event the change reaches, walks that hold the same give the same
                 // from there on (when the change is read at events only, and nothing is handed
                 // on by transfer): both stop there.
                 let last = change.readAtEventsOnly ? events.lastIndex(where: { change.reaches($0) })! : events.count
-                let transfers = events.contains { if case .transfer = $0.data { true } else { false } }
                 var i = first
                 while i < events.count {
                     var j = i
                     while j < events.count, events[j].time == events[i].time { j += 1 }
                     let limit = j < events.count ? events[j].time : nil
-                    a.advance(&before, events: events, before: limit, sign: -1, old)
-                    b.advance(&after, events: events, before: limit, new)
+                    a.advance(&before, events: events, before: limit, sign: -1, add)
+                    b.advance(&after, events: events, before: limit, add)
                     if j > last, !transfers, limit != nil, before.holdsTheSame(as: after) {
                         w.settled += 1
                         return
@@ -82,11 +83,11 @@ extension TimeIndex {
                 }
                 // The window funnels follow from the funnel events alone: alike, they cancel out.
                 let funnels = before.funnelEvents != after.funnelEvents
-                let outsBefore = a.finish(&before, events: events, sign: -1, windowFunnels: funnels, old)
-                let outsAfter = b.finish(&after, events: events, windowFunnels: funnels, new)
+                let outsBefore = a.finish(&before, events: events, sign: -1, windowFunnels: funnels, add)
+                let outsAfter = b.finish(&after, events: events, windowFunnels: funnels, add)
                 if !outsBefore.isEmpty { w.old.append(UserSteps.Sender(user: user, changes: outsBefore)) }
                 if !outsAfter.isEmpty { w.new.append(UserSteps.Sender(user: user, changes: outsAfter)) }
-            } else if events.contains(where: { if case .transfer = $0.data { true } else { false } }) {
+            } else if transfers {
                 // Not reached: the same transfers under both profiles.
                 let changes = a.walk(user, events: events) { _, _, _ in }
                 if !changes.isEmpty {
