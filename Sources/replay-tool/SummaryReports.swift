@@ -13,21 +13,32 @@ extension Common {
             && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off"
     }
 
+    /// Whether the notification schedule asked is read from the report summary as of now, each
+    /// entry as of the instant asked (`ReportSummary.notifications(at:profile:)`): an instant up to
+    /// now, not `--as-known-at`, and `REPLAY_TOOL_REPORT_SUMMARY` not `off`. An instant after now
+    /// folds (the summary is not moved into the future).
+    static func readsPastSchedule(_ a: ParsedArguments, now: Timestamp) throws -> Bool {
+        try !a.has("--as-known-at") && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off" && windowEnd(a) <= now
+    }
+
     /// One report per `--log` as of now: from the log's report summary (brought up to the log's
     /// head and the instant), or, where the summary cannot give it (`fromSummary` answers nil) or
     /// the question is not "as of now", from a snapshot as `reports` makes it. A profile with no
     /// summary kept whose time index is at hand (kept, or derived from one kept under another
     /// profile: a rule just changed) is answered from the index as of now instead, so that a
-    /// changed rule is not a fold of every user.
+    /// changed rule is not a fold of every user. The notification schedule at an earlier instant
+    /// is read from the summary as of now too (`readsPastSchedule`), `fromSummary` given that instant.
     static func nowReports<R>(_ a: ParsedArguments, notifications: Bool = false,
                               fromSummary: (ReportSummary, Timestamp, Profile) -> R?,
                               fromIndex: ((TimeIndex, IndexQuestion, Profile) throws -> R?)? = nil,
                               fromSnapshot: (LedgerSnapshot) throws -> R) throws -> [R] {
-        guard asksNow(a) else {
+        let now = now()
+        let pastSchedule = try notifications && !asksNow(a) && readsPastSchedule(a, now: now)
+        guard asksNow(a) || pastSchedule else {
             guard let fromIndex, usesTimeIndex(a) else { return try reports(a, asOf: try windowEnd(a), fromSnapshot) }
             return try indexReports(a, fromIndex, fromSnapshot)
         }
-        let now = now()
+        let instant = pastSchedule ? try windowEnd(a) : now
         let profile = try Common.profile(a.value("--profile"))
         return try logDirectories(a).map { directory in
             try requireLog(directory)
@@ -39,8 +50,8 @@ extension Common {
                 if indexed.timeIndexAtHand, let r = try indexed.answer({ try fromIndex($0, IndexQuestion(at: now), profile) }).answer { return r }
             }
             let summary = try store.summary(asOf: now, notifications: notifications).summary
-            if let r = fromSummary(summary, now, profile) { return r }
-            return try fromSnapshot(try replay(a, asOf: now, profile: profile, directory: directory))
+            if let r = fromSummary(summary, instant, profile) { return r }
+            return try fromSnapshot(try replay(a, asOf: instant, profile: profile, directory: directory))
         }
     }
 }

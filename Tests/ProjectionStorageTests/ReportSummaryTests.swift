@@ -115,6 +115,53 @@ import Ingest
         #expect(try !Self.expectSameAsRebuild(store, log.path, at: Self.at("2026-03-01T00:00:00Z")).rebuilt)
     }
 
+    /// Random events with trials and billing issues, refunds and expirations that drop reminders,
+    /// and the billing category switched off and on; the summary as of now gives the schedule at
+    /// any earlier instant as a fold up to that instant gives it, byte for byte, without folding.
+    @Test func theScheduleAtAnEarlierInstantIsReadFromTheSummaryAsAFoldGivesIt() throws {
+        let seed: UInt64 = 29
+        var rng = TestKit.SplitMix64(seed: seed)
+        func pick(_ n: UInt64) -> Int { Int(rng.next() % n) }
+        let log = try TestLog(Array(Self.base.prefix(300)))
+        var lines: [String] = []
+        for round in 0..<3 { lines += Self.randomEvents(&rng, round: round, count: 60, sent: lines) }
+        try Self.append(lines, to: log)   // the random events' taps without a context are rejected
+        let store = ProjectionStore(logDirectory: log.path, profile: .handz)
+        let now = Self.at("2026-07-01T00:00:00Z")
+        // The billing category switched at random, and between some trials' start and their
+        // reminder; some of those trials revoked before it fires.
+        var switches: [String] = []
+        func switchLine(_ user: String, at time: Timestamp) {
+            let type = pick(2) == 0 ? "notifications_disabled" : "notifications_enabled"
+            switches.append(#"{"id":"sw_\#(switches.count)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":{"category":"billing"}}"#)
+        }
+        for _ in 0..<60 { switchLine("u_\(pick(150))", at: Self.start + .init(nanoseconds: Int64(pick(200 * 86_400)) * 1_000_000_000)) }
+        for n in try store.summary(asOf: now).summary.schedule where n.entry.kind == .trialEnding && pick(3) == 0 {
+            let span = (n.entry.fireAt.nanoseconds - n.entry.scheduledAt.nanoseconds) / 1_000_000_000
+            func within() -> Timestamp { n.entry.scheduledAt + .init(nanoseconds: Int64(1 + pick(UInt64(span - 1))) * 1_000_000_000) }
+            for _ in 0..<(1 + pick(3)) where span > 1 { switchLine(n.user, at: within()) }
+            // Some trials end before their reminder fires: it is dropped then.
+            if span > 1, pick(3) == 0 {
+                switches.append(#"{"id":"sw_\#(switches.count)","type":"revoke","user":"\#(n.user)","time":"\#(within())","data":{}}"#)
+            }
+        }
+        try Self.append(switches, to: log)
+        let summary = try store.summary(asOf: now).summary
+        var switched = 0, dropped = 0
+        for n in summary.schedule {
+            switched += n.entry.channelSwitches.count
+            if n.entry.cancelled { dropped += 1 }
+        }
+        #expect(switched > 0 && dropped > 0, "seed \(seed): the schedule has switched and dropped entries")
+        var instants = (0..<12).map { _ in Self.start + .init(nanoseconds: Int64(pick(182 * 86_400)) * 1_000_000_000) }
+        instants += summary.schedule.prefix(8).flatMap { [$0.entry.scheduledAt, $0.entry.fireAt] }   // on the entries' own instants
+        for instant in instants where instant <= now {
+            let full = try Replay.run(directory: log.path, options: ReplayOptions(profile: .handz, asOf: instant)).notifications()
+            #expect(summary.notifications(at: instant, profile: .handz) == full, "seed \(seed): the schedule as of \(instant)")
+        }
+        #expect(try !store.summary(asOf: now).refresh.rebuilt, "the summary as of now is kept")
+    }
+
     @Test func nothingNewAndNoDeadlinePassedReadsAndWritesNothing() throws {
         let log = try TestLog(Array(Self.base.prefix(300)))
         let store = ProjectionStore(logDirectory: log.path, profile: .handz)

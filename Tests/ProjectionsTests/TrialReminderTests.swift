@@ -62,4 +62,40 @@ import SubscriptionDomain
         let channels = try TestLog(story).replay(at: "2026-02-01T00:00:00Z").notifications().map { "\($0.user) \($0.channels)" }
         #expect(channels == [#"disabled-after ["push", "in_app"]"#, #"disabled-later ["in_app"]"#, #"enabled-later ["push", "in_app"]"#])
     }
+
+    /// Each user's schedule entries as a fold up to `instant` keeps them.
+    static func entries(_ log: TestLog, at instant: String) throws -> [String: [NotificationEntry]] {
+        var out: [String: [NotificationEntry]] = [:]
+        try log.replay(at: instant).users.forEachFold { if !$0.notifications.isEmpty { out[$0.user] = $0.notifications } }
+        return out
+    }
+
+    /// Seed 004 CH27 L143 and L203: reminders are scheduled, dropped and switched at events only,
+    /// so a fold up to any earlier instant holds the later fold's entries as of that instant
+    /// (`NotificationEntry.asOf`): what lets a past schedule be read, not folded again.
+    @Test func CH27_theScheduleAsOfAnEarlierInstantIsTheLaterFoldsEntriesAsOfIt() throws {
+        let off = #"{"category":"billing"}"#
+        let story = [
+            Self.trial("1", "refunded"), line("2", "refund", "refunded", "2026-01-08T00:00:00Z", #"{"transaction":"refunded1"}"#),
+            Self.trial("3", "switcher"), line("4", "notifications_disabled", "switcher", "2026-01-06T00:00:00Z", off),
+            line("5", "notifications_enabled", "switcher", "2026-01-07T00:00:00Z", off),
+            line("6", "notifications_disabled", "switcher", "2026-01-09T00:00:00Z", off),
+            line("7", "notifications_enabled", "switcher", "2026-01-11T00:00:00Z", off),
+            line("8", "refund", "reordered", "2026-01-08T00:00:00Z", #"{"transaction":"reordered1"}"#), Self.trial("9", "reordered"),
+            line("10", "purchase", "payer", "2026-01-02T00:00:00Z",
+                 #"{"product":"handz.pro.monthly","transaction":"payer1","expires":"2026-02-02T00:00:00Z","price":"9.99","currency":"USD"}"#),
+            line("11", "billing_issue", "payer", "2026-02-02T00:00:00Z"),
+        ]
+        let log = try TestLog(story)
+        let last = try Self.entries(log, at: "2026-03-01T00:00:00Z")
+        #expect(last["switcher"]?.first?.channelSwitches.count == 3, "the enable on the 11th comes after the reminder fired")
+        #expect(last["refunded"]?.first?.cancelledAt == Timestamp.parse("2026-01-08T00:00:00Z"))
+        var instant = Timestamp.parse("2026-01-01T00:00:00Z")!
+        while instant < Timestamp.parse("2026-02-04T00:00:00Z")! {
+            let folded = try Self.entries(log, at: instant.description)
+            let read = last.compactMapValues { e in Optional(e.compactMap { $0.asOf(instant) }).flatMap { $0.isEmpty ? nil : $0 } }
+            #expect(read == folded, "as of \(instant)")
+            instant = instant + .init(nanoseconds: 6 * 3_600 * 1_000_000_000)
+        }
+    }
 }

@@ -47,4 +47,44 @@ import TestKit
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         Self.expectSameAsFullFold(s.log, now: "2026-06-02T00:00:00Z")
     }
+
+    /// `notifications --at` an instant before now is read from the summary as of now (each entry
+    /// as of that instant), and prints what a fold up to that instant prints: with the kept
+    /// projection, event cache and time index removed, nothing is built again to answer.
+    @Test func theScheduleAtAnEarlierInstantIsReadFromTheSummaryAsAFoldPrintsIt() throws {
+        let s = Scratch()
+        let base = s.path + "/base.jsonl"
+        try Tool.run(["generate", "--users", "800", "--seed", "6"]).out.write(toFile: base, atomically: true, encoding: .utf8)
+        #expect(Tool.run(["import", "--log", s.log, base]).status == 0)
+        let now = "2026-06-01T00:00:00Z"
+        #expect(Tool.run(["notifications", "--log", s.log], now: now).status == 0)
+        let folder = s.log + "/projections"
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix(".summary") && !name.hasSuffix(".fingerprint") {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        // What is kept, but for the rules fingerprint's cache (a process may write it).
+        func derived() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".fingerprint") }.sorted() }
+        let kept = try derived()
+        let instants = ["2026-01-02T00:00:00Z", "2026-01-20T12:00:00Z", "2026-02-14T00:00:00Z", "2026-04-01T00:00:00Z", now]
+        var read: [String: (json: String, table: String)] = [:]
+        for at in instants {
+            let json = Tool.run(["notifications", "--log", s.log, "--at", at, "--format", "json"], now: now)
+            let table = Tool.run(["notifications", "--log", s.log, "--at", at], now: now)
+            #expect(json.status == 0 && table.status == 0, "\(json.err)\(table.err)")
+            read[at] = (json.out, table.out)
+        }
+        let after = try derived()
+        #expect(after == kept, "answered from the summary alone: \(kept) then \(after)")
+        var sizes: [Int] = []
+        for at in instants {
+            let off = ["/usr/bin/env", "REPLAY_TOOL_REPORT_SUMMARY=off"]
+            let json = Tool.run(["notifications", "--log", s.log, "--at", at, "--format", "json"], now: now, via: off)
+            let table = Tool.run(["notifications", "--log", s.log, "--at", at], now: now, via: off)
+            #expect(read[at]?.json == json.out, "notifications --at \(at), JSON: the summary's answer differs from a fold's")
+            #expect(read[at]?.table == table.out, "notifications --at \(at), table: the summary's answer differs from a fold's")
+            sizes.append(json.out.count)
+        }
+        // The schedules differ from instant to instant: entries come, fire and are dropped.
+        #expect(Set(sizes).count == instants.count, "\(sizes)")
+    }
 }

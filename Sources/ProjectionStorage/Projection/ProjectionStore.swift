@@ -18,7 +18,8 @@ public struct ProjectionStore {
     /// Bump when the fold or its stored form changes: stored projections of other versions are rebuilt.
     /// 2: binary file (1 was JSON). 3: the log's chain hash at the checkpoint. 4: a catch-up folds
     /// transfer recipients again (one caught up by 3 could hand a received subscription on twice).
-    public static let codeVersion = 4
+    /// 5: a notification entry keeps the times it was scheduled, dropped and switched at.
+    public static let codeVersion = 5
     static let magic = Array("LDGPROJ\n".utf8)
 
     public let logDirectory: String

@@ -21,9 +21,12 @@ extension UserFold {
             try c.code(shared: &p.context); try c.code(&p.reached)
         }
         try c.code(&f.funnel.current, blank: 0) { (c, n) throws(C.Failure) in try c.code(&n) }
-        try c.code(&f.notifications, blank: NotificationEntry(kind: .trialEnding, fireAt: Timestamp(nanoseconds: 0), key: "", inAppOnly: false)) {
+        let zero = Timestamp(nanoseconds: 0)
+        try c.code(&f.notifications, blank: NotificationEntry(kind: .trialEnding, fireAt: zero, key: "", inAppOnly: false, scheduledAt: zero)) {
             (c, n) throws(C.Failure) in
-            try c.code(tag: &n.kind); try c.code(&n.fireAt); try c.code(&n.key); try c.code(&n.inAppOnly); try c.code(&n.cancelled)
+            try c.code(tag: &n.kind); try c.code(&n.fireAt); try c.code(&n.key); try c.code(&n.inAppOnly); try c.code(&n.scheduledAt)
+            try c.code(&n.cancelledAt, blank: zero) { (c, t) throws(C.Failure) in try c.code(&t) }
+            try c.code(&n.channelSwitches, blank: zero) { (c, t) throws(C.Failure) in try c.code(&t) }
         }
         try code(&f.books.gross, &c)
         try code(&f.books.refunded, &c)

@@ -116,7 +116,14 @@ extension ReportSummary {
                 section.string(n.user)
                 section.byte(n.entry.kind == .trialEnding ? 0 : 1)
                 section.time(n.entry.fireAt)
-                section.byte((n.entry.inAppOnly ? 1 : 0) | (n.entry.cancelled ? 2 : 0))
+                section.time(n.entry.scheduledAt)
+                let switches = n.entry.channelSwitches
+                section.byte((n.entry.inAppOnly ? 1 : 0) | (n.entry.cancelled ? 2 : 0) | (switches.isEmpty ? 0 : 4))
+                if let c = n.entry.cancelledAt { section.time(c) }
+                if !switches.isEmpty {
+                    section.count(switches.count)
+                    for t in switches { section.time(t) }
+                }
             }
         }
         w.count(section.bytes.count)
@@ -161,11 +168,22 @@ extension ReportSummary {
             at += 1
             guard kindByte < 2 else { throw fail("notification kind \(kindByte)") }
             let fireAt = try time()
+            let scheduledAt = try time()
             try need(1)
             let flags = raw[at]
             at += 1
+            guard flags < 8 else { throw fail("notification flags \(flags)") }
+            let cancelledAt = flags & 2 != 0 ? try time() : nil
+            var switches: [Timestamp] = []
+            if flags & 4 != 0 {
+                let count = try varint()
+                // Each time takes 8 bytes: a count the section cannot hold is refused before reserving for it.
+                guard count > 0, count <= (raw.count - at) / 8 else { throw fail("\(count) channel switches") }
+                for _ in 0..<count { switches.append(try time()) }
+            }
             out.append(Note(user: user, entry: NotificationEntry(kind: kindByte == 0 ? .trialEnding : .paymentFailed, fireAt: fireAt, key: "",
-                                                                 inAppOnly: flags & 1 != 0, cancelled: flags & 2 != 0)))
+                                                                 inAppOnly: flags & 1 != 0, scheduledAt: scheduledAt,
+                                                                 cancelledAt: cancelledAt, channelSwitches: switches)))
         }
         schedule = out
         scheduleBytes = nil

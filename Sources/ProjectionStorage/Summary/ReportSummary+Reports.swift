@@ -49,17 +49,23 @@ extension ReportSummary {
             takehomeAdjustments: adjustment.mapValues { money($0) })
     }
 
-    /// The notification schedule as of `instant` (not before the summary's), in schedule order.
+    /// The notification schedule as of `instant`, in schedule order. At or after the summary's
+    /// instant (once it is brought there) the entries are as kept, their statuses given at
+    /// `instant`; before it, each entry is as the fold up to `instant` held it
+    /// (`NotificationEntry.asOf`: scheduled by then, dropped by then, its channel then), which is
+    /// a fold's schedule as of that instant without folding.
     public func notifications(at instant: Timestamp, profile: Profile) -> [ScheduledNotification] {
         let texts = NotificationTexts(profile)
-        return schedule.map { n in
-            let trial = n.entry.kind == .trialEnding
+        let past = instant < self.instant
+        return schedule.compactMap { n in
+            guard let entry = past ? n.entry.asOf(instant) : n.entry else { return nil }
+            let trial = entry.kind == .trialEnding
             return ScheduledNotification(
-                user: n.user, kind: n.entry.kind, fireAt: n.entry.fireAt,
+                user: n.user, kind: entry.kind, fireAt: entry.fireAt,
                 deepLink: trial ? texts.trialEndingLink : texts.paymentFailedLink,
                 copy: trial ? texts.trialEndingCopy : texts.paymentFailedCopy,
-                channels: n.entry.inAppOnly ? NotificationTexts.inAppOnly : NotificationTexts.pushAndInApp,
-                status: n.entry.cancelled ? .cancelled : (n.entry.fireAt <= instant ? .due : .scheduled))
+                channels: entry.inAppOnly ? NotificationTexts.inAppOnly : NotificationTexts.pushAndInApp,
+                status: entry.cancelled ? .cancelled : (entry.fireAt <= instant ? .due : .scheduled))
         }
     }
 }

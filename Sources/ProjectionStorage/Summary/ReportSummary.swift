@@ -15,7 +15,7 @@ import SubscriptionDomain
 /// anything else folds as before.
 public struct ReportSummary: Sendable {
     /// Bump when the summary's content or stored form changes: stored summaries of other versions are rebuilt.
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     /// The projection fingerprint (profile, rules, fold code version) the contributions were folded with.
     var fingerprint: String

@@ -75,24 +75,28 @@ package struct UserFold: Sendable, Equatable, UserKeyed {
         switch rule {
         case .purchaseStartsTrial, .trialOncePerGroup:
             guard let sub = state.subscription, !notifications.contains(where: { $0.key == sub.transaction }) else { return }
-            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - decider.trialReminderLead, key: sub.transaction, inAppOnly: inAppOnly))
+            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - decider.trialReminderLead, key: sub.transaction,
+                                                   inAppOnly: inAppOnly, scheduledAt: e.time))
         case .refundCurrent, .revoke, .transferOut, .expiration:
             // The trial ended early: its reminder is dropped if it has not fired yet.
             // Ending access leaves the subscription's transaction and trial flag as they were.
             guard let b = state.subscription, b.isTrial else { return }
             for i in notifications.indices where notifications[i].key == b.transaction && notifications[i].kind == .trialEnding
-                && notifications[i].fireAt > e.time {
-                notifications[i].cancelled = true
+                && notifications[i].fireAt > e.time && notifications[i].cancelledAt == nil {
+                notifications[i].cancelledAt = e.time
             }
         case .billingGrace:
             guard let sub = state.subscription, !hadBillingIssue else { return }
             let key = "billing:" + sub.transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
-            notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly))
+            notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly, scheduledAt: e.time))
         case .notificationCategory:
             // The setting at send time decides the channels (CH27 L203–L204): a switch reaches the
             // notifications that have not fired yet; those that fired were sent as they were.
-            for i in notifications.indices where notifications[i].fireAt > e.time { notifications[i].inAppOnly = inAppOnly }
+            for i in notifications.indices where notifications[i].fireAt > e.time && notifications[i].inAppOnly != inAppOnly {
+                notifications[i].inAppOnly = inAppOnly
+                notifications[i].channelSwitches.append(e.time)
+            }
         default:
             return
         }
@@ -130,7 +134,9 @@ package struct NotificationTexts {
     }
 }
 
-/// A notification as the fold keeps it: what, when, which trial or issue (the cap), and whether push was off.
+/// A notification as the fold keeps it: what, when, which trial or issue (the cap), whether push
+/// was off, and when each of those came about, so that the entry as any earlier instant's fold held
+/// it is read from it (`asOf`) rather than folded again.
 package struct NotificationEntry: Sendable, Equatable {
     package var kind: ScheduledNotification.Kind
     package var fireAt: Timestamp
@@ -139,13 +145,39 @@ package struct NotificationEntry: Sendable, Equatable {
     /// Push is off: the `billing` category was disabled as of `fireAt` (or, before it fires, as of
     /// the last event folded).
     package var inAppOnly: Bool
-    package var cancelled = false
+    /// The time of the event that scheduled it.
+    package var scheduledAt: Timestamp
+    /// The time of the event that dropped it (the trial ended before the reminder fired); nil while it stands.
+    package var cancelledAt: Timestamp?
+    /// The times of the events that switched `inAppOnly`, in effect order: each one flipped it.
+    package var channelSwitches: [Timestamp] = []
 
-    package init(kind: ScheduledNotification.Kind, fireAt: Timestamp, key: String, inAppOnly: Bool, cancelled: Bool = false) {
-        self.cancelled = cancelled
+    /// Dropped before it fired.
+    package var cancelled: Bool { cancelledAt != nil }
+
+    package init(kind: ScheduledNotification.Kind, fireAt: Timestamp, key: String, inAppOnly: Bool, scheduledAt: Timestamp,
+                 cancelledAt: Timestamp? = nil, channelSwitches: [Timestamp] = []) {
         self.kind = kind
         self.fireAt = fireAt
         self.key = key
         self.inAppOnly = inAppOnly
+        self.scheduledAt = scheduledAt
+        self.cancelledAt = cancelledAt
+        self.channelSwitches = channelSwitches
+    }
+
+    /// The entry as the fold up to `instant` (events at or before it) holds it; nil when it was
+    /// scheduled later. The fold only appends entries, drops one once and flips its channel at
+    /// events, each stamped here with the event's time, so this is that fold's entry exactly.
+    package func asOf(_ instant: Timestamp) -> NotificationEntry? {
+        guard scheduledAt <= instant else { return nil }
+        var out = self
+        if let c = cancelledAt, c > instant { out.cancelledAt = nil }
+        if let last = channelSwitches.last, last > instant {
+            let kept = channelSwitches.prefix { $0 <= instant }
+            if (channelSwitches.count - kept.count) % 2 == 1 { out.inAppOnly.toggle() }
+            out.channelSwitches = Array(kept)
+        }
+        return out
     }
 }

@@ -42,7 +42,8 @@ package struct UserContribution: Sendable {
     /// Whether two lists of a user's notifications give the same schedule entries (the summary keeps no keys).
     package static func sameSchedule(_ a: [NotificationEntry], _ b: [NotificationEntry]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy {
-            $0.kind == $1.kind && $0.fireAt == $1.fireAt && $0.inAppOnly == $1.inAppOnly && $0.cancelled == $1.cancelled
+            $0.kind == $1.kind && $0.fireAt == $1.fireAt && $0.inAppOnly == $1.inAppOnly && $0.scheduledAt == $1.scheduledAt
+                && $0.cancelledAt == $1.cancelledAt && $0.channelSwitches == $1.channelSwitches
         }
     }
 
