@@ -82,6 +82,12 @@ row "revenue --by month" "" revenue --by month
 diff1=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)
 diff2=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)
 echo "| diff (grace 3 vs 7 days) --at 2026-05-01: first, then again | $diff1 | $diff2 | - |"
+# The notification list at a past instant: folded, against the report summary as of now (the
+# first question builds the summary from the kept projection; the second reads it).
+nfold=$(REPLAY_TOOL_REPORT_SUMMARY=off timed "$T" notifications --log "$D/log" --at 2026-05-01T00:00:00Z --format json)
+nfirst=$(timed "$T" notifications --log "$D/log" --at 2026-05-01T00:00:00Z --format json)
+nread=$(timed "$T" notifications --log "$D/log" --at 2026-05-01T00:00:00Z --format json)
+echo "| notifications --at 2026-05-01 (every entry; index column: the report summary, built then read) | $nfold | $nfirst; $nread | - |"
 
 # After k new records: the index brought up by walking the users they touch (the overlay, or a
 # merge into the base when the overlay passes an eighth of it), against a build from scratch.
