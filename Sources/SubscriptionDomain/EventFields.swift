@@ -88,6 +88,35 @@ public struct EventFields: Sendable, Equatable {
         }
     }
 
+    /// Whether `field` is present, without building its value.
+    public func contains(_ field: EventField) -> Bool {
+        switch field {
+        case .product: product != nil
+        case .transaction: transaction != nil
+        case .originalTransaction: originalTransaction != nil
+        case .expires: expires != nil
+        case .offer: offer != nil
+        case .price: price != nil
+        case .currency: currency != nil
+        case .environment: environment != nil
+        case .familyShared: familyShared != nil
+        case .reason: reason != nil
+        case .graceExpires: graceExpires != nil
+        case .resumesAt: resumesAt != nil
+        case .effective: effective != nil
+        case .to: to != nil
+        case .quantity: quantity != nil
+        case .context: context != nil
+        case .sourceScreen: sourceScreen != nil
+        case .planState: planState != nil
+        case .trialEligible: trialEligible != nil
+        case .trialUsed: trialUsed != nil
+        case .plan: plan != nil
+        case .errorCode: errorCode != nil
+        case .category: category != nil
+        }
+    }
+
     /// Sets a string field (identifier, name, text, code, currency kinds) without wrapping it in a
     /// `FieldValue`: the decoders' path, kept as a switch of its own for speed (through the
     /// subscript, decoding ran measurably slower), and inlinable into the codec's module. Other

@@ -33,10 +33,14 @@ extension EventCache.Writer {
         e.data.put(into: &fields)
         for x in e.extra.offType { fields[x.field] = x.value }
         var mask: UInt64 = e.extra.unknown.isEmpty ? 0 : EventCache.unknownFieldsBit
-        for f in EventCache.fieldsInCodeOrder where fields[f] != nil { mask |= 1 << UInt64(f.cacheCode) }
+        for f in EventCache.fieldsInCodeOrder where fields.contains(f) { mask |= 1 << UInt64(f.cacheCode) }
         body.varint(mask)
-        for f in EventCache.fieldsInCodeOrder {
-            guard let value = fields[f] else { continue }
+        // The present fields only, in the order of their codes (a value is built for those alone).
+        var rest = mask & ~EventCache.unknownFieldsBit
+        while rest != 0 {
+            let bit = rest.trailingZeroBitCount
+            rest &= rest - 1
+            guard let f = EventCache.fieldsByCode[bit], let value = fields[f] else { continue }
             switch value {
             case .string(let v): if f.kind == .identifier { body.string(v) } else { body.count(number(v)) }
             case .time(let t): body.time(t)

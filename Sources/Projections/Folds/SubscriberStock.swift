@@ -20,13 +20,15 @@ package struct SubscriberStock: Sendable, Equatable {
         var s = SubscriberStock()
         switch decider.status(state, at: instant).planState {
         case .pro, .proGrace:
+            // The production subscription's fields are read in place (`subscription` would copy it).
+            let i = state.index(of: .production)
             // A family member holds access, not a subscription: neither active nor in MRR.
-            if state.subscription?.familyShared == true { break }
+            if let i, state.subscriptions[i].familyShared { break }
             s.active = 1
-            if let sub = state.subscription, let product = decider.product(sub.product),
-               let price = sub.price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
+            if let i, let product = decider.product(state.subscriptions[i].product),
+               let price = state.subscriptions[i].price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
                 // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
-                s.currency = sub.currency ?? product.currency
+                s.currency = state.subscriptions[i].currency ?? product.currency
                 s.mrr = price.scaled(by: 1, over: Int64(months))
             }
         case .trial:

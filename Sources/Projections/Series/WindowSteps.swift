@@ -131,6 +131,7 @@ struct WindowSteps {
         guard !funnel.isEmpty else { return }
         var names: [String] = []
         var changes: [ChainChange] = []
+        changes.reserveCapacity(4 * funnel.count)
         chains(events, names: &names) { changes.append($0) }
         changes.sort { ($0.number, $0.context, $0.time) < ($1.number, $1.context, $1.time) }
         var i = 0
@@ -151,23 +152,31 @@ struct WindowSteps {
         for i in funnel.indices where i == 0 || SeriesBuckets.day(of: events[funnel[i - 1]].time) != SeriesBuckets.day(of: events[funnel[i]].time) {
             starts.append(i)
         }
+        var scratch = ChainScratch()
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
             let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
-            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, names: &names, emit)
-            chain(events, from: s, windowDay: day, byView: false, sign: -1, names: &names, emit)
+            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, names: &names, scratch: &scratch, emit)
+            chain(events, from: s, windowDay: day, byView: false, sign: -1, names: &names, scratch: &scratch, emit)
         }
+    }
+
+    /// A chain's working lists, emptied by each chain and kept for the next (a user walks two per day with a funnel event).
+    private struct ChainScratch {
+        /// The place in `names` of each of the chain's contexts, in `progress.byContext` order (which only grows).
+        var places: [Int32] = []
+        /// The keys the chain holds, and those it holds after the instant being walked.
+        var held: [(number: Int64, context: Int32)] = [], keys: [(number: Int64, context: Int32)] = []
     }
 
     /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys;
     /// each paywall context named by its place in `names` (added there when new).
     private func chain(_ events: [Event], from start: Int, windowDay: Int64, byView: Bool, sign: Int64,
-                       names: inout [String], _ emit: (ChainChange) -> Void) {
+                       names: inout [String], scratch: inout ChainScratch, _ emit: (ChainChange) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
-        // The place in `names` of each of this chain's contexts, in `progress.byContext` order (which only grows).
-        var places: [Int32] = []
-        var held: [(number: Int64, context: Int32)] = [], keys: [(number: Int64, context: Int32)] = []
+        scratch.places.removeAll(keepingCapacity: true)
+        scratch.held.removeAll(keepingCapacity: true)
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
@@ -176,21 +185,25 @@ struct WindowSteps {
                 if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }
-            while places.count < progress.byContext.count {
-                let name = progress.byContext[places.count].context
-                if let known = names.firstIndex(of: name) { places.append(Int32(known)) } else {
-                    places.append(Int32(names.count))
+            while scratch.places.count < progress.byContext.count {
+                let name = progress.byContext[scratch.places.count].context
+                if let known = names.firstIndex(of: name) { scratch.places.append(Int32(known)) } else {
+                    scratch.places.append(Int32(names.count))
                     names.append(name)
                 }
             }
-            keys.removeAll(keepingCapacity: true)
-            if progress.reached > 0 { keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
+            scratch.keys.removeAll(keepingCapacity: true)
+            if progress.reached > 0 { scratch.keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
             for (c, p) in progress.byContext.enumerated() {
-                keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), places[c]))
+                scratch.keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), scratch.places[c]))
             }
-            for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign)) }
-            for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign)) }
-            swap(&held, &keys)
+            for k in scratch.held where !scratch.keys.contains(where: { $0 == k }) {
+                emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign))
+            }
+            for k in scratch.keys where !scratch.held.contains(where: { $0 == k }) {
+                emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign))
+            }
+            swap(&scratch.held, &scratch.keys)
         }
     }
 

@@ -46,10 +46,10 @@ struct TimeContribution: Sendable, Equatable {
         }
         if contexts != new.contexts {
             // Only the entries that changed: an entry in both lists adds nothing.
-            var kept = [Bool](repeating: false, count: new.contexts.count)
+            var kept = Kept(count: new.contexts.count)
             for p in contexts {
                 if let i = new.contexts.indices.first(where: { !kept[$0] && new.contexts[$0] == p }) {
-                    kept[i] = true
+                    kept.set(i)
                 } else {
                     emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1)
                 }
@@ -99,12 +99,12 @@ struct TimeContribution: Sendable, Equatable {
     private static func money(_ old: [UserBooks.Amount], _ new: [UserBooks.Amount], _ sum: TimeKey.Kind, _ holders: TimeKey.Kind,
                               _ emit: (TimeKey, Int64) -> Void) {
         guard old != new else { return }
-        var kept = [Bool](repeating: false, count: new.count)
+        var kept = Kept(count: new.count)
         for a in old {
             // (A difference past Int64 is given as its two terms, so the index's magnitude counts both.)
             if let i = new.indices.first(where: { !kept[$0] && new[$0].currency == a.currency }),
                case let (d, false) = new[i].money.micros.subtractingReportingOverflow(a.money.micros) {
-                kept[i] = true
+                kept.set(i)
                 if d != 0 { emit(TimeKey(kind: sum, name: a.currency), d) }
             } else {
                 emit(TimeKey(kind: sum, name: a.currency), 0 &- a.money.micros)
@@ -114,6 +114,21 @@ struct TimeContribution: Sendable, Equatable {
         for (i, b) in new.enumerated() where !kept[i] {
             emit(TimeKey(kind: sum, name: b.currency), b.money.micros)
             emit(TimeKey(kind: holders, name: b.currency), 1)
+        }
+    }
+
+    /// Which entries of the new list matched one of the old: bits for the first 64 (a user's
+    /// contexts and currencies are a few), a list beyond, so no allocation for the usual lists.
+    private struct Kept {
+        private var bits: UInt64 = 0
+        private var more: [Bool]
+
+        init(count: Int) { more = count > 64 ? [Bool](repeating: false, count: count - 64) : [] }
+
+        subscript(i: Int) -> Bool { i < 64 ? bits & (1 << UInt64(i)) != 0 : more[i - 64] }
+
+        mutating func set(_ i: Int) {
+            if i < 64 { bits |= 1 << UInt64(i) } else { more[i - 64] = true }
         }
     }
 }

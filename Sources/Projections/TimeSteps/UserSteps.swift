@@ -125,6 +125,11 @@ package struct UserSteps {
     private func advance(_ w: inout Walk, events: [Event], before limit: Timestamp?, sampling: Bool, sign: Int64 = 1,
                          _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         func effectiveState(at t: Timestamp) -> SubscriberState { self.effectiveState(w, at: t) }
+        // Without senders, the fold's own state is read in place (not copied per instant).
+        func statusInstants(after t: Timestamp, before next: Timestamp?) -> StatusInstants {
+            w.senders.isEmpty ? Self.statusInstants(w.fold.state, decider: decider, after: t, before: next)
+                : Self.statusInstants(effectiveState(at: t), decider: decider, after: t, before: next)
+        }
         func sample(at t: Timestamp) {
             guard sampling else { return }
             // (Without senders the fold's own state, read in place rather than copied.)
@@ -137,19 +142,25 @@ package struct UserSteps {
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         var position = w.position
         defer { w.position = position }
-        Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, decider: decider,
-                          stateAt: effectiveState, timer: sample) { now, at in
-            w.windows.checkRetention(before: now, state: w.fold.state, signed)
-            for k in at {
-                let before = w.fold.transferOut, books = w.fold.books, converted = w.fold.trialConverted
-                w.fold.apply(events[k], decider, options)
-                if w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
-                w.windows.event(events[k], index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
+        // The events lent in place, each taken once: an array's element handed to a call is a copy of it (one per call, measured).
+        events.withUnsafeBufferPointer { lent in
+            Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, statusInstants: statusInstants,
+                              timer: sample) { now, at in
+                w.windows.checkRetention(before: now, state: w.fold.state, signed)
+                for k in at {
+                    let e = lent[k]
+                    // Only a transfer event sets `transferOut` (UserFold.apply): no copy of it around the others.
+                    let transfer = e.type == .transfer
+                    let before = transfer ? w.fold.transferOut : nil, books = w.fold.books, converted = w.fold.trialConverted
+                    w.fold.apply(e, decider, options)
+                    if transfer, w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
+                    w.windows.event(e, index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
+                }
+                if !at.isEmpty {
+                    w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
+                }
+                sample(at: now)
             }
-            if !at.isEmpty {
-                w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
-            }
-            sample(at: now)
         }
     }
 
@@ -176,13 +187,16 @@ package struct UserSteps {
     static func walkInstants(events: [Event], arrivals: [Timestamp], decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
                              timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
         var position = InstantCursor()
-        walkInstants(events: events, arrivals: arrivals, from: &position, before: nil, decider: decider, stateAt: stateAt, timer: timer, step: step)
+        walkInstants(events: events, arrivals: arrivals, from: &position, before: nil,
+                     statusInstants: { statusInstants(stateAt($0), decider: decider, after: $0, before: $1) }, timer: timer, step: step)
     }
 
     /// The same from `position` on, up to the instants before `limit` (all, when nil; the status
-    /// instants after the last one stepped are then left for the next call); `position` is moved on.
+    /// instants after the last one stepped are then left for the next call); `position` is moved
+    /// on. `statusInstants(t, next)` gives the status instants after `t` and before `next` of the
+    /// state at `t` (`statusInstants(_:decider:after:before:)`).
     static func walkInstants(events: [Event], arrivals: [Timestamp], from position: inout InstantCursor, before limit: Timestamp?,
-                             decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
+                             statusInstants: (Timestamp, Timestamp?) -> StatusInstants,
                              timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
         var i = position.event, j = position.arrival
         var cursor = position.last
@@ -193,7 +207,8 @@ package struct UserSteps {
             if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
             if let limit, next.map({ $0 >= limit }) ?? true { return }
             if let cursor {
-                for t in statusInstants(stateAt(cursor), decider: decider, after: cursor, before: next) { timer(t) }
+                let instants = statusInstants(cursor, next)
+                for k in 0..<instants.count { timer(instants[k]) }
             }
             guard let now = next else { break }
             let first = i
@@ -206,14 +221,41 @@ package struct UserSteps {
 
     /// The instants after `after` (and before `before`) at which the plan status of `state` may
     /// change without an event: a superset of `PlanDecider.timers`.
-    static func statusInstants(_ state: SubscriberState, decider: PlanDecider, after: Timestamp, before: Timestamp?) -> [Timestamp] {
-        guard let sub = state.subscription else { return [] }
-        let candidates: InlineArray<5, Timestamp?> = [sub.endedAt, sub.billingIssueAt, sub.graceEndsAt, sub.expires, sub.expires + decider.unverifiedGrace]
-        var out: [Timestamp] = []
-        for i in candidates.indices {
-            guard let t = candidates[i], t > after, before.map({ t < $0 }) ?? true, !out.contains(t) else { continue }
-            out.append(t)
+    static func statusInstants(_ state: borrowing SubscriberState, decider: PlanDecider, after: Timestamp, before: Timestamp?) -> StatusInstants {
+        var out = StatusInstants()
+        // The production subscription's fields read in place (`subscription` would copy it).
+        guard let i = state.index(of: .production) else { return out }
+        func consider(_ t: Timestamp?) {
+            guard let t, t > after, before.map({ t < $0 }) ?? true else { return }
+            out.insert(t)
         }
-        return out.count < 2 ? out : out.sorted()
+        consider(state.subscriptions[i].endedAt)
+        consider(state.subscriptions[i].billingIssueAt)
+        consider(state.subscriptions[i].graceEndsAt)
+        consider(state.subscriptions[i].expires)
+        consider(state.subscriptions[i].expires + decider.unverifiedGrace)
+        return out
+    }
+
+    /// At most five instants, in order and distinct, kept inline: a walk asks for them between
+    /// every two of a user's instants, so they are not an array allocated each time.
+    struct StatusInstants {
+        private(set) var count = 0
+        private var times = InlineArray<5, Timestamp>(repeating: Timestamp(nanoseconds: 0))
+
+        subscript(k: Int) -> Timestamp { times[k] }
+
+        /// Puts `t` in its place (nothing when it is there already; at most five are ever given).
+        mutating func insert(_ t: Timestamp) {
+            var at = count
+            for k in 0..<count {
+                if times[k] == t { return }
+                if times[k] > t { at = k; break }
+            }
+            var k = count
+            while k > at { times[k] = times[k - 1]; k -= 1 }
+            times[at] = t
+            count += 1
+        }
     }
 }
