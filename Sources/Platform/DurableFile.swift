@@ -80,10 +80,14 @@ public enum DurableFile {
         /// Bytes read so far.
         public private(set) var offset = 0
 
-        /// Opens the file at `path`, or nil if there is none.
+        /// Opens the file at `path`, or nil if there is none; a FIFO, device or folder there is
+        /// refused (`unsuitableFile`), never waited on or read without end.
         public init?(path: String) throws {
             guard PlatformDirectory.exists(path) else { return nil }
             file = try PlatformFile(path: path, mode: .readOnly)
+            guard try file.isRegular() else {
+                throw SystemError(.unsuitableFile, "is not a regular file; a kept file is read from a regular file only", path: path)
+            }
             size = try file.size()
         }
 

@@ -16,7 +16,9 @@ package final class PlatformFile {
     package init(path: String, mode: Mode) throws {
         let flags: Int32
         switch mode {
-        case .readOnly: flags = O_RDONLY | O_CLOEXEC
+        // O_NONBLOCK: opening a FIFO found where a file was expected does not wait for a writer
+        // (reads of regular files are not affected; a FIFO's pread then fails: ESPIPE).
+        case .readOnly: flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC
         case .readWrite: flags = O_RDWR | O_CLOEXEC
         case .createReadWrite: flags = O_RDWR | O_CREAT | O_CLOEXEC
         // For outputs a person names: a link is not followed, and a FIFO's open does not wait for a reader.

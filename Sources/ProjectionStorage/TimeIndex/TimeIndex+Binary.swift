@@ -116,6 +116,8 @@ extension TimeIndex {
     static func read(path: String) throws -> TimeIndex? {
         guard PlatformDirectory.exists(path) else { return nil }
         let file = try RandomAccessFile(path: path, create: false)
+        // A FIFO, device or folder in its place is not read (it is built again, and renamed over it).
+        guard try file.isRegular() else { throw ProjectionReader.Unreadable(offset: 0, reason: "not a regular file") }
         let size = try file.size()
         let start = try file.read(at: 0, count: 12)
         var p = ByteParser(start, fileOffset: 0)
