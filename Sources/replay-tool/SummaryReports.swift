@@ -15,10 +15,12 @@ extension Common {
 
     /// Whether the notification schedule asked is read from the report summary as of now, each
     /// entry as of the instant asked (`ReportSummary.notifications(at:profile:)`): an instant up to
-    /// now, not `--as-known-at`, and `REPLAY_TOOL_REPORT_SUMMARY` not `off`. An instant after now
-    /// folds (the summary is not moved into the future).
+    /// now, the default options otherwise (no window, sandbox apart, not `--as-known-at`), and
+    /// `REPLAY_TOOL_REPORT_SUMMARY` not `off`. An instant after now folds (the summary is not moved
+    /// into the future).
     static func readsPastSchedule(_ a: ParsedArguments, now: Timestamp) throws -> Bool {
-        try !a.has("--as-known-at") && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off" && windowEnd(a) <= now
+        try !a.has("--as-known-at") && !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox")
+            && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off" && windowEnd(a) <= now
     }
 
     /// One report per `--log` as of now: from the log's report summary (brought up to the log's

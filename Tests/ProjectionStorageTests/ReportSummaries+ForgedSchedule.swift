@@ -46,9 +46,8 @@ extension ReportSummaries {
 
     /// The same forged entry met by an update that folds new records without the schedule being
     /// asked (`counts`, `funnel`, `revenue`): the update decodes the schedule to replace entries,
-    /// and a schedule it cannot read is rebuilt like any other damage, not an error of the report.
-    /// Known issue: the update throws "schedule: notification flags 8" (the quick read skips the
-    /// schedule when notifications are not asked, and the update's `replace` decodes it unguarded).
+    /// and a schedule it cannot read is rebuilt like any other damage, not an error of the report
+    /// (the quick read skips the schedule when notifications are not asked).
     @Test func aForgedScheduleMetByAnUpdateWithoutNotificationsIsRebuiltNotAnError() throws {
         let now = Self.at("2026-02-25T00:00:00Z")
         let (log, store, bytes) = try Self.summarised([
@@ -63,10 +62,8 @@ extension ReportSummaries {
             #"{"id":"fg-o","type":"purchase","user":"other","time":"2026-02-21T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"fg-o","expires":"2026-03-21T00:00:00Z","price":"9.99","currency":"USD"}}"#,
             #"{"id":"fg-i","type":"billing_issue","user":"other","time":"2026-02-22T00:00:00Z","data":{}}"#,
         ], to: log)
-        withKnownIssue("an update without notifications decodes a forged schedule unguarded and throws") {
-            let refresh = try store.summary(asOf: now, notifications: false).refresh
-            #expect(refresh.rebuilt, "\(refresh)")
-        }
+        let refresh = try store.summary(asOf: now, notifications: false).refresh
+        #expect(refresh.rebuilt, "\(refresh)")
         // Asked with the schedule, the reports are a full rebuild's whatever the file held.
         try Self.expectSameAsRebuild(store, log.path, at: now)
     }

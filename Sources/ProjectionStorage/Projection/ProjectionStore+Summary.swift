@@ -95,7 +95,11 @@ extension ProjectionStore {
                 deadlines.append(ReportSummary.Deadline(time: d, user: user))
             }
         }
-        try s.replace(users: users, notes: notes, scheduleChanged: scheduleChanged, deadlines: deadlines)
+        // The schedule is decoded only here (kept as read until it changes): a section that does not
+        // decode, under a CRC that holds, is a file to build again, not an error of the query.
+        do { try s.replace(users: users, notes: notes, scheduleChanged: scheduleChanged, deadlines: deadlines) } catch is ProjectionReader.Unreadable {
+            return try rebuilt()
+        }
         s.position = head
         guard let hash = try log.chainHash(at: head) else {
             throw ProjectionError(position: head, reason: "the log does not reach its own head")
@@ -105,8 +109,10 @@ extension ProjectionStore {
         refresh.usersRefolded = users.count
         refresh.streamsRead = folder.streamsRead
         // A cache of the log: if it cannot be saved, the answer stands and the next query updates again.
+        if notifications {
+            do { try s.decodeSchedule() } catch is ProjectionReader.Unreadable { return try rebuilt() }
+        }
         refresh.wrote = (try? s.write(path: summaryPath)) != nil
-        if notifications { try s.decodeSchedule() }
         return (s, refresh, notifications)
     }
 

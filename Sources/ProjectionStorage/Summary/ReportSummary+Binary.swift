@@ -177,7 +177,7 @@ extension ReportSummary {
             var switches: [Timestamp] = []
             if flags & 4 != 0 {
                 let count = try varint()
-                // Each time takes 8 bytes: a count the section cannot hold is refused before reserving for it.
+                // Each time takes 8 bytes: a count the section cannot hold is refused as such (not as "ends early").
                 guard count > 0, count <= (raw.count - at) / 8 else { throw fail("\(count) channel switches") }
                 for _ in 0..<count { switches.append(try time()) }
             }
