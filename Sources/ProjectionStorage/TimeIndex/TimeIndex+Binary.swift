@@ -62,13 +62,18 @@ extension TimeIndex {
         w.raw(table.bytes)
         w.uint32(CRC32C.checksum(w.bytes))
         let file = try DurableFile.Replacement(path: path)
+        // A block's (time, sum) pairs as little-endian words, appended at once (not 16 bytes a step).
+        var pairs: [Int64] = []
+        pairs.reserveCapacity(2 * blockSteps)
         for k in steps.keys.indices {
             for first in stride(from: steps.starts[k], to: steps.starts[k + 1], by: blockSteps) {
                 let blockStart = w.bytes.count
+                pairs.removeAll(keepingCapacity: true)
                 for i in first..<min(first + blockSteps, steps.starts[k + 1]) {
-                    w.int64(steps.times[i])
-                    w.int64(steps.sums[i])
+                    pairs.append(steps.times[i].littleEndian)
+                    pairs.append(steps.sums[i].littleEndian)
                 }
+                pairs.withUnsafeBytes { w.raw($0) }
                 w.uint32(w.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
                 if w.bytes.count >= 1 << 20 { try w.drain { try file.append($0) } }
             }

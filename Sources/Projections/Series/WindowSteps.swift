@@ -156,27 +156,31 @@ struct WindowSteps {
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
             let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
-            chain(events, from: s, windowDay: before, byView: j == 0, sign: 1, names: &names, scratch: &scratch, emit)
-            chain(events, from: s, windowDay: day, byView: false, sign: -1, names: &names, scratch: &scratch, emit)
+            chain(events, from: s, added: before, byView: j == 0, takenOut: day, names: &names, scratch: &scratch, emit)
         }
     }
 
-    /// A chain's working lists, emptied by each chain and kept for the next (a user walks two per day with a funnel event).
+    /// A chain's working lists, emptied by each chain and kept for the next (a user walks one per day with a funnel event).
     private struct ChainScratch {
         /// The place in `names` of each of the chain's contexts, in `progress.byContext` order (which only grows).
         var places: [Int32] = []
-        /// The keys the chain holds, and those it holds after the instant being walked.
-        var held: [(number: Int64, context: Int32)] = [], keys: [(number: Int64, context: Int32)] = []
+        /// The keys the chain holds under the window day it is added to and under the one it is
+        /// taken out of, and those it holds after the instant being walked.
+        var added: [(number: Int64, context: Int32)] = [], takenOut: [(number: Int64, context: Int32)] = []
+        var keys: [(number: Int64, context: Int32)] = []
     }
 
-    /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys;
-    /// each paywall context named by its place in `names` (added there when new).
-    private func chain(_ events: [Event], from start: Int, windowDay: Int64, byView: Bool, sign: Int64,
+    /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys,
+    /// given once added (+1) under window day `added` (by first view day with `byView`) and once
+    /// taken out (−1) under window day `takenOut`: one walk for both. Each paywall context is named
+    /// by its place in `names` (added there when new).
+    private func chain(_ events: [Event], from start: Int, added: Int64, byView: Bool, takenOut: Int64,
                        names: inout [String], scratch: inout ChainScratch, _ emit: (ChainChange) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
         scratch.places.removeAll(keepingCapacity: true)
-        scratch.held.removeAll(keepingCapacity: true)
+        scratch.added.removeAll(keepingCapacity: true)
+        scratch.takenOut.removeAll(keepingCapacity: true)
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
@@ -192,19 +196,26 @@ struct WindowSteps {
                     names.append(name)
                 }
             }
-            scratch.keys.removeAll(keepingCapacity: true)
-            if progress.reached > 0 { scratch.keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
-            for (c, p) in progress.byContext.enumerated() {
-                scratch.keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), scratch.places[c]))
-            }
-            for k in scratch.held where !scratch.keys.contains(where: { $0 == k }) {
-                emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign))
-            }
-            for k in scratch.keys where !scratch.held.contains(where: { $0 == k }) {
-                emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign))
-            }
-            swap(&scratch.held, &scratch.keys)
+            Self.step(progress, places: scratch.places, windowDay: added, viewDay: viewDay, sign: 1, at: now,
+                      held: &scratch.added, keys: &scratch.keys, emit)
+            Self.step(progress, places: scratch.places, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
+                      held: &scratch.takenOut, keys: &scratch.keys, emit)
         }
+    }
+
+    /// One instant of a chain under one window day: the keys `progress` gives, against those `held`
+    /// before (each key left times −`sign`, each new one times `sign`); `held` becomes the new ones.
+    private static func step(_ progress: FunnelProgress, places: [Int32], windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
+                             held: inout [(number: Int64, context: Int32)], keys: inout [(number: Int64, context: Int32)],
+                             _ emit: (ChainChange) -> Void) {
+        keys.removeAll(keepingCapacity: true)
+        if progress.reached > 0 { keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
+        for (c, p) in progress.byContext.enumerated() {
+            keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), places[c]))
+        }
+        for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign)) }
+        for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign)) }
+        swap(&held, &keys)
     }
 
     /// Counts, per currency, a change of the amounts from `before` to `after` (as `SeriesWalker.addDifference` adds one).
