@@ -48,7 +48,10 @@ struct WindowSteps {
     mutating func event(_ e: Event, index: Int, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         let rule = fold.state.rule
-        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil { funnel.append(index) }
+        if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil {
+            if funnel.isEmpty { funnel.reserveCapacity(16) }   // (not grown from one place, most users with one have several)
+            funnel.append(index)
+        }
         if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
         if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
         if fold.books.takehomeAdjustment != books.takehomeAdjustment {
@@ -63,6 +66,7 @@ struct WindowSteps {
             paidStart = e.time
             let day = SeriesBuckets.day(of: e.time)
             emit(TimeKey(kind: .retentionSubscribers, number: TimeKey.pack(0, day, 0)), e.time, 1)
+            checks.reserveCapacity(LedgerSeries.retentionPeriods)
             for n in 1...LedgerSeries.retentionPeriods {
                 checks.append((Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace, n))
             }

@@ -35,53 +35,111 @@ struct TimeContribution: Sendable, Equatable {
     /// Calls `emit` with each key's change from `self` to `new` (new minus old; wrapping), once per
     /// key that changed: what both hold alike gives nothing.
     func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
-        if counts != new.counts {
-            for slot in 0..<Metric.all.count where counts[slot: slot] != new.counts[slot: slot] {
-                emit(TimeKey(kind: .metric, number: Int64(slot)), Int64(new.counts[slot: slot]) &- Int64(counts[slot: slot]))
-            }
-        }
-        if reached != new.reached {
-            if reached > 0 { emit(TimeKey(kind: .reached, number: Int64(reached)), -1) }
-            if new.reached > 0 { emit(TimeKey(kind: .reached, number: Int64(new.reached)), 1) }
-        }
-        if contexts != new.contexts {
-            // Only the entries that changed: an entry in both lists adds nothing.
-            var kept = Kept(count: new.contexts.count)
-            for p in contexts {
-                if let i = new.contexts.indices.first(where: { !kept[$0] && new.contexts[$0] == p }) {
-                    kept.set(i)
-                } else {
-                    emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1)
-                }
-            }
-            for (i, p) in new.contexts.enumerated() where !kept[i] {
-                emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1)
-            }
-        }
-        if trialDay != new.trialDay || trialConverted != new.trialConverted {
-            Self.trialTerms(trialDay, trialConverted) { emit($0, -1) }
-            Self.trialTerms(new.trialDay, new.trialConverted) { emit($0, 1) }
-        }
+        Self.counts(counts, new.counts, emit)
+        Self.reached(reached, new.reached, emit)
+        Self.contexts(contexts, new.contexts, emit)
+        Self.trial(trialDay, trialConverted, new.trialDay, new.trialConverted, emit)
         Self.money(gross, new.gross, .gross, .grossHolders, emit)
         Self.money(refunded, new.refunded, .refunded, .refundedHolders, emit)
         Self.money(adjustment, new.adjustment, .adjustment, .adjustmentHolders, emit)
-        if stock != new.stock {
-            if stock.active != new.stock.active { emit(TimeKey(kind: .active), Int64(new.stock.active) &- Int64(stock.active)) }
-            if stock.trial != new.stock.trial { emit(TimeKey(kind: .trial), Int64(new.stock.trial) &- Int64(stock.trial)) }
-            if stock.churned != new.stock.churned { emit(TimeKey(kind: .churned), Int64(new.stock.churned) &- Int64(stock.churned)) }
-            let old = stock.holdsMRR ? stock : nil, now = new.stock.holdsMRR ? new.stock : nil
-            if let old, let now, old.currency == now.currency {
-                // (An MRR is never negative, `SubscriberStock.of`: the difference of two cannot wrap.)
-                if old.mrr != now.mrr { emit(TimeKey(kind: .mrr, name: now.currency), now.mrr.micros &- old.mrr.micros) }
+        Self.stock(stock, new.stock, emit)
+    }
+
+    /// Becomes the contribution of `fold` (its effective state `state`) as of `instant`, calling
+    /// `emit` with each key's change as `difference(to:)` gives it, without building the new
+    /// contribution beside this one (a walk samples every user at every instant).
+    mutating func update(to fold: borrowing UserFold, state: borrowing SubscriberState, decider: PlanDecider, at instant: Timestamp,
+                         _ emit: (TimeKey, Int64) -> Void) {
+        if counts != fold.counts {
+            Self.counts(counts, fold.counts, emit)
+            counts = fold.counts
+        }
+        if reached != fold.funnel.reached {
+            Self.reached(reached, fold.funnel.reached, emit)
+            reached = fold.funnel.reached
+        }
+        if contexts != fold.funnel.byContext {
+            Self.contexts(contexts, fold.funnel.byContext, emit)
+            contexts = fold.funnel.byContext
+        }
+        let day = fold.trialStartedAt.map { ($0.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400) }
+        if trialDay != day || trialConverted != fold.trialConverted {
+            Self.trial(trialDay, trialConverted, day, fold.trialConverted, emit)
+            (trialDay, trialConverted) = (day, fold.trialConverted)
+        }
+        if gross != fold.books.gross {
+            Self.money(gross, fold.books.gross, .gross, .grossHolders, emit)
+            gross = fold.books.gross
+        }
+        if refunded != fold.books.refunded {
+            Self.money(refunded, fold.books.refunded, .refunded, .refundedHolders, emit)
+            refunded = fold.books.refunded
+        }
+        if adjustment != fold.books.takehomeAdjustment {
+            Self.money(adjustment, fold.books.takehomeAdjustment, .adjustment, .adjustmentHolders, emit)
+            adjustment = fold.books.takehomeAdjustment
+        }
+        let now = SubscriberStock.of(state, books: fold.books, decider: decider, at: instant)
+        if stock != now {
+            Self.stock(stock, now, emit)
+            stock = now
+        }
+    }
+
+    private static func counts(_ old: MetricCounts, _ new: MetricCounts, _ emit: (TimeKey, Int64) -> Void) {
+        guard old != new else { return }
+        for slot in 0..<Metric.all.count where old[slot: slot] != new[slot: slot] {
+            emit(TimeKey(kind: .metric, number: Int64(slot)), Int64(new[slot: slot]) &- Int64(old[slot: slot]))
+        }
+    }
+
+    private static func reached(_ old: UInt8, _ new: UInt8, _ emit: (TimeKey, Int64) -> Void) {
+        guard old != new else { return }
+        if old > 0 { emit(TimeKey(kind: .reached, number: Int64(old)), -1) }
+        if new > 0 { emit(TimeKey(kind: .reached, number: Int64(new)), 1) }
+    }
+
+    /// Only the entries that changed: an entry in both lists adds nothing.
+    private static func contexts(_ old: [FunnelProgress.ContextProgress], _ new: [FunnelProgress.ContextProgress],
+                                 _ emit: (TimeKey, Int64) -> Void) {
+        guard old != new else { return }
+        var kept = Kept(count: new.count)
+        for p in old {
+            if let i = new.indices.first(where: { !kept[$0] && new[$0] == p }) {
+                kept.set(i)
             } else {
-                if let old {
-                    emit(TimeKey(kind: .mrr, name: old.currency), 0 &- old.mrr.micros)
-                    emit(TimeKey(kind: .mrrHolders, name: old.currency), -1)
-                }
-                if let now {
-                    emit(TimeKey(kind: .mrr, name: now.currency), now.mrr.micros)
-                    emit(TimeKey(kind: .mrrHolders, name: now.currency), 1)
-                }
+                emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1)
+            }
+        }
+        for (i, p) in new.enumerated() where !kept[i] {
+            emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1)
+        }
+    }
+
+    private static func trial(_ oldDay: Int64?, _ oldConverted: Bool, _ newDay: Int64?, _ newConverted: Bool,
+                              _ emit: (TimeKey, Int64) -> Void) {
+        guard oldDay != newDay || oldConverted != newConverted else { return }
+        trialTerms(oldDay, oldConverted) { emit($0, -1) }
+        trialTerms(newDay, newConverted) { emit($0, 1) }
+    }
+
+    private static func stock(_ old: SubscriberStock, _ new: SubscriberStock, _ emit: (TimeKey, Int64) -> Void) {
+        guard old != new else { return }
+        if old.active != new.active { emit(TimeKey(kind: .active), Int64(new.active) &- Int64(old.active)) }
+        if old.trial != new.trial { emit(TimeKey(kind: .trial), Int64(new.trial) &- Int64(old.trial)) }
+        if old.churned != new.churned { emit(TimeKey(kind: .churned), Int64(new.churned) &- Int64(old.churned)) }
+        let before = old.holdsMRR ? old : nil, after = new.holdsMRR ? new : nil
+        if let before, let after, before.currency == after.currency {
+            // (An MRR is never negative, `SubscriberStock.of`: the difference of two cannot wrap.)
+            if before.mrr != after.mrr { emit(TimeKey(kind: .mrr, name: after.currency), after.mrr.micros &- before.mrr.micros) }
+        } else {
+            if let before {
+                emit(TimeKey(kind: .mrr, name: before.currency), 0 &- before.mrr.micros)
+                emit(TimeKey(kind: .mrrHolders, name: before.currency), -1)
+            }
+            if let after {
+                emit(TimeKey(kind: .mrr, name: after.currency), after.mrr.micros)
+                emit(TimeKey(kind: .mrrHolders, name: after.currency), 1)
             }
         }
     }

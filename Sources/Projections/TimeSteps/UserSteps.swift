@@ -133,11 +133,12 @@ package struct UserSteps {
         func sample(at t: Timestamp) {
             guard sampling else { return }
             // (Without senders the fold's own state, read in place rather than copied.)
-            let c = w.senders.isEmpty ? TimeContribution(w.fold, state: w.fold.state, decider: decider, at: t)
-                : TimeContribution(w.fold, state: effectiveState(at: t), decider: decider, at: t)
-            guard c != w.previous else { return }
-            w.previous.difference(to: c) { emit($0, t, $1 &* sign) }
-            w.previous = c
+            if w.senders.isEmpty {
+                w.previous.update(to: w.fold, state: w.fold.state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
+            } else {
+                let state = effectiveState(at: t)
+                w.previous.update(to: w.fold, state: state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
+            }
         }
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         var position = w.position
