@@ -1,5 +1,6 @@
 import Testing
 import SubscriptionDomain
+import Population
 @testable import Projections
 
 /// A contribution's difference to the next one: one net term per key that changed, except a sum
@@ -28,5 +29,34 @@ import SubscriptionDomain
         new.gross = [.init(currency: "EUR", money: Money(micros: 4_500_000)), .init(currency: "USD", money: Money(micros: 19_980_000))]
         let terms = Self.terms(old, new).map { "\($0.0.kind) \($0.0.name) \($0.1)" }
         #expect(terms == ["gross USD 9990000", "gross EUR 4500000", "grossHolders EUR 1"], "\(terms)")
+    }
+
+    /// What a walk does at each instant: the contribution brought up in place (`update(to:…)`)
+    /// gives the terms of the difference to the one built anew, and becomes it. Every user of a
+    /// generated population (seeded), sampled after each event and at a day and a month after it.
+    @Test func aContributionBroughtUpInPlaceGivesTheTermsOfTheDifferenceToTheOneBuiltAnew() {
+        let seed: UInt64 = 23
+        let decider = PlanDecider(profile: .handz)
+        let options = ReplayOptions(profile: .handz, asOf: Timestamp(nanoseconds: .max))
+        var byUser: [String: [Event]] = [:]
+        for e in PopulationGenerator(profile: .handz, users: 400, seed: seed).events() { byUser[e.user, default: []].append(e) }
+        var changed = 0
+        for (user, events) in byUser {
+            var fold = UserFold(user: user)
+            var kept = TimeContribution()
+            for e in events.sorted(by: { $0.time < $1.time }) {
+                fold.apply(e, decider, options)
+                for t in [e.time, e.time + .days(1), e.time + .days(31)] {
+                    let anew = TimeContribution(fold, state: fold.state, decider: decider, at: t)
+                    var expected: [String] = [], given: [String] = []
+                    kept.difference(to: anew) { expected.append("\($0) \($1)") }
+                    kept.update(to: fold, state: fold.state, decider: decider, at: t) { given.append("\($0) \($1)") }
+                    #expect(given == expected, "seed \(seed), \(user) at \(t)")
+                    #expect(kept == anew, "seed \(seed), \(user) at \(t)")
+                    if !given.isEmpty { changed += 1 }
+                }
+            }
+        }
+        #expect(changed > 1_000, "seed \(seed): the walk changed contributions \(changed) times")
     }
 }
