@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestKit
+import LedgerFixture
 import EventStore
 @_spi(Testing) @testable import ProjectionStorage
 
@@ -15,12 +16,19 @@ extension ReportSummaries {
         return out
     }
 
-    @Test func aScheduleEntryWithUnknownFlagsOrAnEmptySwitchListIsRebuiltNotRead() throws {
-        let now = Self.at("2026-02-25T00:00:00Z")
-        let (log, store, bytes) = try Self.summarised([
+    static let forgedAt = at("2026-02-25T00:00:00Z")
+
+    /// A log of one payer with a billing issue (one schedule entry, `payment_failed`), summarised as of `forgedAt`.
+    static func summarisedPayer() throws -> (TestLog, ProjectionStore, [UInt8]) {
+        try summarised([
             #"{"id":"fg-p","type":"purchase","user":"payer","time":"2026-02-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"fg-t","expires":"2026-03-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
             #"{"id":"fg-b","type":"billing_issue","user":"payer","time":"2026-02-20T00:00:00Z","data":{}}"#,
-        ], at: now)
+        ], at: forgedAt)
+    }
+
+    @Test func aScheduleEntryWithUnknownFlagsOrAnEmptySwitchListIsRebuiltNotRead() throws {
+        let now = Self.forgedAt
+        let (log, store, bytes) = try Self.summarisedPayer()
         // The schedule is the last section: its length (a one-byte count), then the one entry
         // (user, kind, fire time, scheduled time, flags), then the CRC.
         let entry = 1 + 5 + 1 + 8 + 8 + 1
@@ -49,11 +57,8 @@ extension ReportSummaries {
     /// and a schedule it cannot read is rebuilt like any other damage, not an error of the report
     /// (the quick read skips the schedule when notifications are not asked).
     @Test func aForgedScheduleMetByAnUpdateWithoutNotificationsIsRebuiltNotAnError() throws {
-        let now = Self.at("2026-02-25T00:00:00Z")
-        let (log, store, bytes) = try Self.summarised([
-            #"{"id":"fg-p","type":"purchase","user":"payer","time":"2026-02-01T00:00:00Z","data":{"product":"handz.pro.monthly","transaction":"fg-t","expires":"2026-03-01T00:00:00Z","price":"9.99","currency":"USD"}}"#,
-            #"{"id":"fg-b","type":"billing_issue","user":"payer","time":"2026-02-20T00:00:00Z","data":{}}"#,
-        ], at: now)
+        let now = Self.forgedAt
+        let (log, store, bytes) = try Self.summarisedPayer()
         var forged = bytes
         forged[bytes.count - 4 - 1] = 8   // the one entry's flags (see above)
         Self.writeFile(store.summaryPath, Self.resealed(forged))
