@@ -172,6 +172,14 @@ struct WindowSteps {
         /// taken out of, and those it holds after the instant being walked.
         var added: [(number: Int64, context: Int32)] = [], takenOut: [(number: Int64, context: Int32)] = []
         var keys: [(number: Int64, context: Int32)] = []
+
+        /// Room for a few contexts (a user has few), so that the lists are not grown from one place.
+        init() {
+            places.reserveCapacity(4)
+            added.reserveCapacity(8)
+            takenOut.reserveCapacity(8)
+            keys.reserveCapacity(8)
+        }
     }
 
     /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys,
