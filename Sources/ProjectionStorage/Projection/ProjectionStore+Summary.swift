@@ -109,10 +109,11 @@ extension ProjectionStore {
         refresh.usersRefolded = users.count
         refresh.streamsRead = folder.streamsRead
         // A cache of the log: if it cannot be saved, the answer stands and the next query updates again.
+        refresh.wrote = (try? s.write(path: summaryPath)) != nil
         if notifications {
+            // (Written first: a schedule left as read is copied as it is, not encoded again.)
             do { try s.decodeSchedule() } catch is ProjectionReader.Unreadable { return try rebuilt() }
         }
-        refresh.wrote = (try? s.write(path: summaryPath)) != nil
         return (s, refresh, notifications)
     }
 

@@ -143,25 +143,23 @@ package struct UserSteps {
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         var position = w.position
         defer { w.position = position }
-        // The events lent in place, each taken once: an array's element handed to a call is a copy of it (one per call, measured).
-        events.withUnsafeBufferPointer { lent in
-            Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, statusInstants: statusInstants,
-                              timer: sample) { now, at in
-                w.windows.checkRetention(before: now, state: w.fold.state, signed)
-                for k in at {
-                    let e = lent[k]
-                    // Only a transfer event sets `transferOut` (UserFold.apply): no copy of it around the others.
-                    let transfer = e.type == .transfer
-                    let before = transfer ? w.fold.transferOut : nil, books = w.fold.books, converted = w.fold.trialConverted
-                    w.fold.apply(e, decider, options)
-                    if transfer, w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
-                    w.windows.event(e, index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
-                }
-                if !at.isEmpty {
-                    w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
-                }
-                sample(at: now)
+        Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, statusInstants: statusInstants,
+                          timer: sample) { now, at in
+            w.windows.checkRetention(before: now, state: w.fold.state, signed)
+            for k in at {
+                // Taken once: an array's element handed to a call is copied per call (twice per event, measured).
+                let e = events[k]
+                // Only a transfer event sets `transferOut` (UserFold.apply): no copy of it around the others.
+                let transfer = e.type == .transfer
+                let before = transfer ? w.fold.transferOut : nil, books = w.fold.books, converted = w.fold.trialConverted
+                w.fold.apply(e, decider, options)
+                if transfer, w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
+                w.windows.event(e, index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
             }
+            if !at.isEmpty {
+                w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
+            }
+            sample(at: now)
         }
     }
 
