@@ -3,9 +3,13 @@ import Testing
 import TestKit
 
 extension ConcurrentProcesses {
+    /// A past instant whose notification schedule the readers ask for (read from the summary as of now).
+    static let pastInstant = "2026-03-15T00:00:00Z"
+
     /// Two processes query the four reports as of a moving now (each run updating and rewriting the
-    /// report summary) while a third appends in batches: every query succeeds, and afterwards the
-    /// summary both kept answers what a full fold answers.
+    /// report summary), and the notification schedule at a past instant (read from it), while a
+    /// third appends in batches: every query succeeds, and afterwards the summary both kept
+    /// answers what a full fold answers, now and at the past instant.
     @Test func reportSummariesStayCorrectWhileAnotherProcessAppends() throws {
         let s = Scratch()
         let base = s.path + "/base.jsonl"
@@ -22,7 +26,9 @@ extension ConcurrentProcesses {
             var steps: [String] = []
             for i in 0..<6 {
                 let now = "2026-05-\(10 + reader * 9 + i)T00:00:00Z"
-                steps.append("REPLAY_TOOL_NOW=\(now) replay-tool \(Self.reports[(i + reader) % 4]) --log \(s.log) --format json > /dev/null || exit 1")
+                let out = "\(s.path)/reader-\(reader).json"
+                steps.append("REPLAY_TOOL_NOW=\(now) replay-tool \(Self.reports[(i + reader) % 4]) --log \(s.log) --format json > \(out) || exit 1")
+                steps.append("REPLAY_TOOL_NOW=\(now) replay-tool notifications --at \(Self.pastInstant) --log \(s.log) --format json > \(out) || exit 1")
             }
             processes.append(try Self.start(steps.joined(separator: "; ")))
         }
@@ -30,10 +36,10 @@ extension ConcurrentProcesses {
             p.waitUntilExit()
             #expect(p.terminationReason == .exit && p.terminationStatus == 0, "a process failed")
         }
-        for report in Self.reports {
-            let kept = Tool.run([report, "--log", s.log, "--format", "json"], now: "2026-06-01T00:00:00Z")
-            let full = Tool.run([report, "--log", s.log, "--format", "json"], now: "2026-06-01T00:00:00Z", via: ["/usr/bin/env", "REPLAY_TOOL_REPORT_SUMMARY=off"])
-            #expect(kept.status == 0 && kept.out == full.out, "\(report): the kept summary differs from a full fold")
+        for question in Self.reports.map({ [$0] }) + [["notifications", "--at", Self.pastInstant]] {
+            let kept = Tool.run(question + ["--log", s.log, "--format", "json"], now: "2026-06-01T00:00:00Z")
+            let full = Tool.run(question + ["--log", s.log, "--format", "json"], now: "2026-06-01T00:00:00Z", via: ["/usr/bin/env", "REPLAY_TOOL_REPORT_SUMMARY=off"])
+            #expect(kept.status == 0 && kept.out == full.out, "\(question.joined(separator: " ")): the kept summary differs from a full fold")
         }
         let counts = Tool.json(Tool.run(["counts", "--log", s.log, "--format", "json"], now: "2026-06-01T00:00:00Z").out) as? [String: Any]
         #expect(counts?["paywall_viewed"] as? Int ?? 0 >= 4 * 1500)
