@@ -57,42 +57,84 @@ enum EventCache {
     static func path(_ logDirectory: String) -> String { logDirectory + "/projections/events.cache" }
 
     /// Writes the cache of `log` up to its head through one checked pass. A record that is not a
-    /// valid event throws `ProjectionError` and leaves any older cache as it was. The events'
-    /// binary form is held in memory until all are read (about 45 bytes per event).
+    /// valid event throws `ProjectionError` (the first such record's) and leaves any older cache as
+    /// it was. The events' binary form is held in memory until all are read (about 45 bytes per event).
     ///
-    /// With `pipelined`, the events decoded from a batch of records are encoded on a second thread
-    /// (`SecondThread`) while the next batch is read: the same file, on two cores.
+    /// With `pipelined`, the events of a batch of records are encoded on a second thread
+    /// (`SecondThread`) while the next batch is read: the same file, on two cores. Reading,
+    /// checking and decoding the log is the larger part, so one record in three (by position) is
+    /// handed over undecoded (`RawRecords`) and decoded there, in its place among the others.
     static func build(_ log: EventLog, pipelined: Bool = true) throws {
         let head = log.head
-        let encoder = SecondThread(Writer(events: Int(head.position)), label: "EventCache.write")
+        let encoder = SecondThread(Encoding(writer: Writer(events: Int(head.position))), label: "EventCache.write")
         // Whatever happens, nothing of the writer is left on the second thread when this returns.
         defer { encoder.settle() }
         let batchSize = pipelined ? 4_096 : 1
+        /// Whether the record at `position` is decoded on the second thread.
+        func decodedThere(_ position: UInt64) -> Bool { pipelined && position % 3 == 0 }
         var batch: [(event: Event, recorded: Int64)] = []
         batch.reserveCapacity(batchSize)
+        var raw = RawRecords()
+        var first: UInt64 = 1   // the batch's first position
         var written: UInt64 = 0
         var decoder = EventCodec.LineDecoder()
-        func hand() {
-            encoder.settle()
-            encoder.submit { [batch] writer in
-                for item in batch { writer.append(item.event, recorded: item.recorded) }
+        /// Throws what the second thread met decoding (a record before any read since).
+        func secondThreadFailure() throws {
+            try encoder.withValue { (e: inout Encoding) throws in if let failure = e.failure { throw failure } }
+        }
+        func hand() throws {
+            try secondThreadFailure()
+            encoder.submit { [batch, raw, first] e in
+                var next = 0            // the next event decoded on the first thread
+                var position = first    // the position of the next record to append
+                do {
+                    try raw.forEach { at, recorded, payload, stream, id in
+                        // The events decoded on the first thread that come before this record, then this record.
+                        while position < at {
+                            e.writer.append(batch[next].event, recorded: batch[next].recorded)
+                            next += 1
+                            position += 1
+                        }
+                        let event = try Replay.decode(payload: payload, stream: stream, id: id, position: at, using: &e.decoder)
+                        e.writer.append(event, recorded: recorded)
+                        position += 1
+                    }
+                    for item in batch[next...] { e.writer.append(item.event, recorded: item.recorded) }
+                } catch { e.failure = error }
             }
             batch.removeAll(keepingCapacity: true)
+            raw.removeAll()
+            first = written + 1
             if !pipelined { encoder.settle() }
         }
-        try log.forEach { record in
-            guard record.position <= head.position else { return }
-            written += 1
-            guard record.position == written else {
-                throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
+        do {
+            try log.forEach { record in
+                guard record.position <= head.position else { return }
+                written += 1
+                guard record.position == written else {
+                    throw ProjectionError(position: record.position, reason: "expected log position \(written) (positions must run from 1 without gaps)")
+                }
+                if decodedThere(record.position) {
+                    raw.append(record)
+                } else {
+                    batch.append((try Replay.decode(record, using: &decoder), record.recorded))
+                }
+                if batch.count + raw.count >= batchSize { try hand() }
             }
-            batch.append((try Replay.decode(record, using: &decoder), record.recorded))
-            if batch.count >= batchSize { hand() }
+            if !batch.isEmpty || !raw.isEmpty { try hand() }
+            try secondThreadFailure()
+        } catch {
+            // A batch decoded on the second thread holds records before any read since: its failure
+            // comes first; then those of this batch left for it, before the record that failed here.
+            try secondThreadFailure()
+            try raw.forEach { position, _, payload, stream, id in
+                _ = try Replay.decode(payload: payload, stream: stream, id: id, position: position, using: &decoder)
+            }
+            throw error
         }
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
-        if !batch.isEmpty { hand() }
         var file = try ChecksummedReplacement(path: path(log.directory))
         var out = ProjectionWriter()
         out.raw(magic)
@@ -101,8 +143,52 @@ enum EventCache {
         out.int64(Int64(bitPattern: head.position))
         out.raw(head.hash.bytes)
         out.count(Int(head.position))
-        try encoder.withValue { writer in try writer.write(into: &out, file: &file) }
+        try encoder.withValue { e in try e.writer.write(into: &out, file: &file) }
         try file.commit(&out)
+    }
+
+    /// What the second thread works on: the writer, its own decoder, and the first failure it met.
+    struct Encoding {
+        var writer: Writer
+        var decoder = EventCodec.LineDecoder()
+        var failure: (any Error)?
+    }
+
+    /// Records kept as bytes (payload, stream, id) with their positions and record times, to be
+    /// decoded on the second thread: the log's views are only valid while it reads.
+    struct RawRecords: Sendable {
+        private var bytes: [UInt8] = []
+        /// Per record: its position, when it was recorded, and where its payload, stream and id end in `bytes`.
+        private var records: [(position: UInt64, recorded: Int64, payloadEnd: Int, streamEnd: Int, idEnd: Int)] = []
+
+        var count: Int { records.count }
+        var isEmpty: Bool { records.isEmpty }
+
+        mutating func append(_ record: RecordView) {
+            bytes.append(contentsOf: record.payload)
+            let payloadEnd = bytes.count
+            bytes.append(contentsOf: record.stream)
+            let streamEnd = bytes.count
+            bytes.append(contentsOf: record.id)
+            records.append((record.position, record.recorded, payloadEnd, streamEnd, bytes.count))
+        }
+
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            records.removeAll(keepingCapacity: true)
+        }
+
+        /// Each record in order: position, recorded, payload, stream, id.
+        func forEach(_ body: (UInt64, Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
+            try bytes.withUnsafeBytes { all in
+                var start = 0
+                for r in records {
+                    try body(r.position, r.recorded, UnsafeRawBufferPointer(rebasing: all[start..<r.payloadEnd]),
+                             UnsafeRawBufferPointer(rebasing: all[r.payloadEnd..<r.streamEnd]), UnsafeRawBufferPointer(rebasing: all[r.streamEnd..<r.idEnd]))
+                    start = r.idEnd
+                }
+            }
+        }
     }
 
     /// A reader of the cache of the log in `logDirectory`, if there is one of this code version

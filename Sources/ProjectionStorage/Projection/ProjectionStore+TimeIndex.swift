@@ -95,7 +95,7 @@ extension ProjectionStore {
     private func derivedTimeIndex(log: EventLog, head: UInt64, overlayLimit: Int?) throws -> (index: TimeIndex, refresh: TimeIndexRefresh)? {
         for (source, change) in derivationSources() {
             guard let (base, _) = try source.storedAndUpdated(log: log, head: head, overlayLimit: overlayLimit),
-                  var (index, derivation) = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
+                  case (let index, var derivation)? = try base.derived(directory: logDirectory, log: log, old: source.profile, new: profile, change: change,
                                                              fingerprint: timeIndexFingerprint, profileJSON: profile.encodedJSON(),
                                                              partitions: partitions, share: derivationShare) else { continue }
             var refresh = TimeIndexRefresh()

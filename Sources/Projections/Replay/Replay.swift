@@ -56,12 +56,18 @@ public enum Replay {
 
     /// The same through `decoder`, for loops over many records.
     package static func decode(_ record: RecordView, using decoder: inout EventCodec.LineDecoder) throws -> Event {
-        let event = try decode(record.payload, position: record.position, using: &decoder)
-        guard UserIndex.isID(event.user, record.stream) else {
-            throw ProjectionError(position: record.position, reason: "the event's user '\(event.user)' is not the record's stream '\(record.streamString)'")
+        try decode(payload: record.payload, stream: record.stream, id: record.id, position: record.position, using: &decoder)
+    }
+
+    /// The same from a record's bytes held apart from the log (a batch decoded on another thread).
+    package static func decode(payload: UnsafeRawBufferPointer, stream: UnsafeRawBufferPointer, id: UnsafeRawBufferPointer, position: UInt64,
+                               using decoder: inout EventCodec.LineDecoder) throws -> Event {
+        let event = try decode(payload, position: position, using: &decoder)
+        guard UserIndex.isID(event.user, stream) else {
+            throw ProjectionError(position: position, reason: "the event's user '\(event.user)' is not the record's stream '\(String(decoding: stream, as: UTF8.self))'")
         }
-        guard UserIndex.isID(event.id, record.id) else {
-            throw ProjectionError(position: record.position, reason: "the event's id '\(event.id)' is not the record's id '\(record.idString)'")
+        guard UserIndex.isID(event.id, id) else {
+            throw ProjectionError(position: position, reason: "the event's id '\(event.id)' is not the record's id '\(String(decoding: id, as: UTF8.self))'")
         }
         return event
     }
