@@ -9,7 +9,13 @@ extension Common {
     /// past `--at`): then it is answered from the report summary kept next to the projection.
     /// `REPLAY_TOOL_REPORT_SUMMARY=off` folds as for any other instant (to compare, or to measure).
     static func asksNow(_ a: ParsedArguments) -> Bool {
-        !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox") && !a.has("--as-known-at") && (a.value("--at").map { $0 == "now" } ?? true)
+        readsSummary(a) && (a.value("--at").map { $0 == "now" } ?? true)
+    }
+
+    /// Whether the question has the options the report summary answers (no window, sandbox apart,
+    /// not `--as-known-at`) and `REPLAY_TOOL_REPORT_SUMMARY` is not `off`.
+    private static func readsSummary(_ a: ParsedArguments) -> Bool {
+        !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox") && !a.has("--as-known-at")
             && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off"
     }
 
@@ -19,8 +25,7 @@ extension Common {
     /// `REPLAY_TOOL_REPORT_SUMMARY` not `off`. An instant after now folds (the summary is not moved
     /// into the future).
     static func readsPastSchedule(_ a: ParsedArguments, now: Timestamp) throws -> Bool {
-        try !a.has("--as-known-at") && !a.has("--from") && !a.has("--to") && !a.has("--include-sandbox")
-            && ProcessInfo.processInfo.environment["REPLAY_TOOL_REPORT_SUMMARY"] != "off" && windowEnd(a) <= now
+        try readsSummary(a) && windowEnd(a) <= now
     }
 
     /// One report per `--log` as of now: from the log's report summary (brought up to the log's

@@ -40,6 +40,10 @@ enum EventCache {
     /// The bits of the types `wanted` (a set of types to read users by, `Reader.nextUser(where:types:)`).
     static func typeBits(_ wanted: some Sequence<EventType>) -> UInt64 { wanted.reduce(0) { $0 | typeBit($1) } }
 
+    /// The types to read users by for a change of profile: those with an event it reaches, and
+    /// the senders of transfers (their recipients are walked with what they handed over).
+    static func typeBits(readFor change: ProfileChange) -> UInt64 { typeBits(change.eventTypes.union([.transfer])) }
+
     /// What the event writer makes of the rules corpus (`RulesCorpus`): any change to an event's
     /// stored form (a field, a code, an order) changes it, and a cache written with another digest
     /// is not read.

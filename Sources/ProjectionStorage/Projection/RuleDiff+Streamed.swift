@@ -36,7 +36,7 @@ extension RuleDiff {
         let options = (ReplayOptions(profile: a, asOf: instant), ReplayOptions(profile: b, asOf: instant))
         let deciders = (PlanDecider(profile: a), PlanDecider(profile: b))
         let change = ProfileChange(from: a, to: b)
-        let types = change.reachesEveryone || change.changesTheView ? UInt64.max : EventCache.typeBits(change.eventTypes.union([.transfer]))
+        let types = change.reachesEveryone || change.changesTheView ? UInt64.max : EventCache.typeBits(readFor: change)
         let walks = try PartitionedWalk.run(directory: directory, head: log.head, cached: true, partitions: max(1, partitions), types: types,
                                             start: { StreamedWalk() }) { walk, user, events in
             var fa = UserFold(user: user), fb = UserFold(user: user)

@@ -50,7 +50,7 @@ extension TimeIndex {
         }
         // Only users with an event the change reaches, or a transfer (a sender's), are read; none
         // when it reaches no one (every walk, a recipient's too, is the same under both).
-        let types = EventCache.typeBits(change.eventTypes.union([.transfer]))
+        let types = EventCache.typeBits(readFor: change)
         var walks = change.reachesNobody ? [] : try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
                                             start: { DeriveWalk() }, add: { w, user, events in
             // A sender's transfers are handed on to recipients: walked whole, never stopped early.
