@@ -5,7 +5,7 @@ import SubscriptionDomain
 
 /// `revenue --from/--to` and the `revenue`/`funnel` series read from each `--log`'s time index,
 /// where it holds the answer (a window starting at a midnight or at the log's start; money that
-/// cannot saturate; a funnel series without `--from`); otherwise the series pass, as before.
+/// cannot saturate); otherwise the series pass, as before.
 extension SeriesCommands {
     /// The index of each `--log` (built or brought up to its head), with the checks a series pass makes, in its order.
     static func indexes(_ a: ParsedArguments) throws -> [(store: ProjectionStore, index: TimeIndex, profile: Profile)] {
@@ -47,8 +47,7 @@ extension SeriesCommands {
         }
         // A value in error is left to the series pass, which reports it in its order.
         guard Common.usesTimeIndex(a), case .success(let from) = Result(catching: { try Common.time(a, "--from") }),
-              TimeIndex.readsWindow(startingAt: from),
-              !funnel || from == nil else { return nil }
+              TimeIndex.readsWindow(startingAt: from) else { return nil }
         let logs = try indexes(a)
         let to = try Common.windowEnd(a)
         let start = from ?? logs.compactMap { $0.index.firstEvent(upTo: to) }.min()

@@ -25,7 +25,7 @@ import SubscriptionDomain
         case 8: return ["funnel", rng.next() % 2 == 0 ? "--from" : "--to", from]
         case 9: return ["revenue", "--from", from, "--to", rng.next() % 3 == 0 ? from : to]
         case 10: return ["revenue", "--by", ["day", "week", "month"][Int(rng.next() % 3)], "--at", a] + (rng.next() % 2 == 0 ? ["--from", from] : [])
-        case 11: return ["funnel", "--by", "week", "--to", to]
+        case 11: return ["funnel", "--by", "week", "--to", to] + (from < to && rng.next() % 2 == 0 ? ["--from", from] : [])
         case 0: return ["counts", "--at", a]
         case 1: return ["funnel", "--at", a]
         case 2: return ["revenue", "--at", a]
@@ -71,15 +71,23 @@ import SubscriptionDomain
         let single = [s.path + "/single"], parts = [s.path + "/p0", s.path + "/p1"]
         #expect(Tool.run(["import", "--log", single[0], file]).status == 0)
         for (p, log) in parts.enumerated() { #expect(Tool.run(["import", "--log", log, "--partition", "\(p)/2", file]).status == 0) }
-        // Read from the index, not folded: no projection is built for it.
-        #expect(Self.run(["report", "--out", "-", "--log", single[0], "--at", "2026-05-01T00:00:00Z"], fold: false).status == 0)
-        let files = try FileManager.default.contentsOfDirectory(atPath: single[0] + "/projections")
-        #expect(files.contains { $0.hasSuffix(".timeindex") } && !files.contains { $0.hasSuffix(".projection") }, "\(files)")
+        // Read from the index, not folded: the index is built for it and no projection (a window
+        // from a midnight first, then as of an instant).
+        for q in [["--from", "2026-03-01T00:00:00Z", "--to", "2026-05-01T00:00:00Z"], ["--at", "2026-05-01T00:00:00Z"]] {
+            #expect(Self.run(["report", "--out", "-", "--log", single[0]] + q, fold: false).status == 0)
+            let files = try FileManager.default.contentsOfDirectory(atPath: single[0] + "/projections")
+            #expect(files.contains { $0.hasSuffix(".timeindex") } && !files.contains { $0.hasSuffix(".projection") }, "report \(q): \(files)")
+        }
         let grace7 = try PartitionedLedger.grace7(s)
         for i in 0..<4 {
             let day = Timestamp.parse("2026-02-01T00:00:00Z")! + .init(nanoseconds: Int64(rng.next() % (200 * 86_400)) * 1_000_000_000)
             var q = ["report", "--out", "-", rng.next() % 2 == 0 ? "--at" : "--to", day.description]
             if i == 3 { q += ["--profile", "handz", "--profile", grace7] }
+            // A window from a midnight (read from the index) and one from within a day (folded).
+            if i == 1 || i == 2 {
+                let from = (day - .days(Int(rng.next() % 60) + 1)).description
+                q += ["--from", i == 1 ? String(from.prefix(10)) + "T00:00:00Z" : from]
+            }
             for logs in [single, parts] {
                 let args = q + logs.flatMap { ["--log", $0] }
                 let folded = Self.run(args, fold: true), indexed = Self.run(args, fold: false)

@@ -6,11 +6,11 @@ extension TimeIndex {
     /// series pass computes it (LedgerSeries.swift): per bucket, counts and money of its events,
     /// stocks and MRR as of its end, the trials started in it (converted as of the series' end).
     /// With `funnel`, also the funnel cohorts by first paywall view and the retention cohorts by
-    /// first paid period, which the index keeps for series without a start only; without, those
-    /// of every bucket are left empty. Nil when `from` is not a midnight, when `funnel` is asked
-    /// with a `from`, or when a sum of money may have saturated.
+    /// first paid period (both restarted at `from`, as a series pass with a start restarts them);
+    /// without, those of every bucket are left empty. Nil when `from` is not a midnight or when a
+    /// sum of money may have saturated.
     public func series(_ buckets: SeriesBuckets, from: Timestamp?, funnel: Bool, profile: Profile) throws -> LedgerSeries? {
-        guard moneyExact, let day = Self.windowDay(from), !funnel || from == nil else { return nil }
+        guard moneyExact, let day = Self.windowDay(from) else { return nil }
         let n = buckets.count
         let end = buckets.to
         func bucket(ofDay d: Int64) -> Int? { buckets.index(of: max(SeriesBuckets.midnight(d), buckets.from)) }
@@ -43,26 +43,34 @@ extension TimeIndex {
         var measured = [[Int]](repeating: [Int](repeating: 0, count: LedgerSeries.retentionPeriods), count: n)
         var kept = measured
         if funnel {
-            // The whole log's funnel chain (window day before any), by the day of the first paywall view.
-            for k in keyRange(.windowFunnel) {
-                let (windowDay, viewDay, steps) = keys[k].unpacked
-                guard windowDay == TimeKey.beforeAnyDay else { break }
-                guard viewDay != TimeKey.noViewDay, let i = bucket(ofDay: viewDay) else { continue }
-                let v = Int(try value(k, at: end, before: true))
-                guard v != 0 else { continue }
-                if steps >= TimeKey.contextStep {
-                    contexts[i][keys[k].name, default: [Int](repeating: 0, count: FunnelProgress.steps.count + 1)][steps - TimeKey.contextStep] &+= v
-                } else {
-                    reached[i][steps] &+= v
+            // Each user's chain the series' start selects, by the day of its first paywall view: the
+            // first chain (window day before any) and the cohort keys of the window days before the
+            // start, each with a view from the start on (`WindowSteps`).
+            for kind in [TimeKey.Kind.windowFunnel, .cohortFunnel] {
+                for k in keyRange(kind) {
+                    let (windowDay, viewDay, steps) = keys[k].unpacked
+                    guard kind == .windowFunnel ? windowDay == TimeKey.beforeAnyDay : windowDay < day else { break }
+                    guard viewDay != TimeKey.noViewDay, viewDay >= day, let i = bucket(ofDay: viewDay) else { continue }
+                    let v = Int(try value(k, at: end, before: true))
+                    guard v != 0 else { continue }
+                    if steps >= TimeKey.contextStep {
+                        contexts[i][keys[k].name, default: [Int](repeating: 0, count: FunnelProgress.steps.count + 1)][steps - TimeKey.contextStep] &+= v
+                    } else {
+                        reached[i][steps] &+= v
+                    }
                 }
             }
+            // The first paid start from the series' start on: kept under a window day before the start.
             for k in keyRange(.retentionSubscribers) {
-                if let i = bucket(ofDay: keys[k].unpacked.other) { subscribers[i] &+= Int(try value(k, at: end, before: true)) }
+                let (windowDay, paidDay, _) = keys[k].unpacked
+                guard windowDay < day else { break }
+                if paidDay >= day, let i = bucket(ofDay: paidDay) { subscribers[i] &+= Int(try value(k, at: end, before: true)) }
             }
             for (kind, into) in [(TimeKey.Kind.retentionMeasured, 0), (.retentionKept, 1)] {
                 for k in keyRange(kind) {
-                    let (_, paidDay, period) = keys[k].unpacked
-                    guard period >= 1, let i = bucket(ofDay: paidDay) else { continue }
+                    let (windowDay, paidDay, period) = keys[k].unpacked
+                    guard windowDay < day else { break }
+                    guard period >= 1, paidDay >= day, let i = bucket(ofDay: paidDay) else { continue }
                     let v = Int(try value(k, at: end))
                     if into == 0 { measured[i][period - 1] &+= v } else { kept[i][period - 1] &+= v }
                 }

@@ -15,6 +15,16 @@ import SubscriptionDomain
 /// before D: every chain but the one D selects cancels out. The first chain is also kept by the
 /// day of its first paywall view (the series' funnel cohorts). A user walks one chain per day with
 /// a funnel event, each over the funnel events after it.
+///
+/// A series from D counts each user's chain D selects by that chain's first view day vj (≥ dj ≥ D).
+/// So chain j after the first is also kept by vj under window day d(j−1) (`cohortFunnel`, +), and
+/// taken out by vj under window day dj (−) when vj is after dj: summing the cohort keys of window
+/// days before D and view days from D on, a chain j < the selected one either has its view before
+/// D (left out) or is taken out again. Keys whose view day is not after their window day are never
+/// summed, so they are not kept. The retention cohort of a series from D is the first paid start
+/// on or after D: each paid start on a later day than the one before it is kept under the day of
+/// that one (the first under `beforeAnyDay`), and a series from D sums window days before D and
+/// paid days from D on.
 struct WindowSteps {
     /// The rules folded with (another when a walk is forked, `UserSteps.forked`).
     var decider: PlanDecider
@@ -25,16 +35,17 @@ struct WindowSteps {
     private var funnel: [Int] = []
     /// The funnel events so far: the window funnels (`finish`) are a function of them and the events.
     var funnelEvents: [Int] { funnel }
-    /// The first paid period's start and its pending retention checks (instant, period), in order.
-    private var paidStart: Timestamp?
-    private var checks: [(at: Timestamp, period: Int)] = []
+    /// The day of the last paid start (nil: none yet), and the pending retention checks of the
+    /// paid starts kept: (instant, the cohort's key number for period 0, period), in time order.
+    private var lastPaidDay: Int64?
+    private var checks: [(at: Timestamp, cohort: Int64, period: Int)] = []
     /// The notification schedule's counts as last given, by `notificationSlot`.
     private var notified = InlineArray<8, Int64>(repeating: 0)
 
     /// Whether `other` holds what this one does (the rules folded with aside).
     func holdsTheSame(as other: WindowSteps) -> Bool {
-        includeSandbox == other.includeSandbox && funnel == other.funnel && paidStart == other.paidStart
-            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.period == $1.period }
+        includeSandbox == other.includeSandbox && funnel == other.funnel && lastPaidDay == other.lastPaidDay
+            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.cohort == $1.cohort && $0.period == $1.period }
             && notified.indices.allSatisfy { notified[$0] == other.notified[$0] }
     }
 
@@ -60,15 +71,23 @@ struct WindowSteps {
         if !converted, fold.trialConverted, let started = fold.trialStartedAt, started == now {
             emit(TimeKey(kind: .cohortSameInstant, number: SeriesBuckets.day(of: now)), now, 1)
         }
-        // The first paid period opens the retention cohort (as SeriesWalker.startRetention).
-        if paidStart == nil, rule == .purchaseStartsPro || rule == .trialConverted,
+        // A paid start opens a retention cohort (as SeriesWalker.startRetention): the first one for
+        // a series without a start, a later one on a later day for series from a day after the one before.
+        if rule == .purchaseStartsPro || rule == .trialConverted,
            let sub = fold.state.subscription, !sub.familyShared, let months = decider.product(sub.product)?.periodMonths {
-            paidStart = e.time
-            let day = SeriesBuckets.day(of: e.time)
-            emit(TimeKey(kind: .retentionSubscribers, number: TimeKey.pack(0, day, 0)), e.time, 1)
-            checks.reserveCapacity(LedgerSeries.retentionPeriods)
-            for n in 1...LedgerSeries.retentionPeriods {
-                checks.append((Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace, n))
+            let day = SeriesBuckets.day(of: e.time), before = lastPaidDay
+            lastPaidDay = day
+            // A second paid start on the same day is never a series' cohort (the first of the day is).
+            if before.map({ $0 < day }) ?? true {
+                let cohort = TimeKey.pack(before ?? TimeKey.beforeAnyDay, day, 0)
+                emit(TimeKey(kind: .retentionSubscribers, number: cohort), e.time, 1)
+                checks.reserveCapacity(checks.count + LedgerSeries.retentionPeriods)
+                for n in 1...LedgerSeries.retentionPeriods {
+                    let at = Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace
+                    // In time order among the earlier cohorts' checks (a user has few paid starts).
+                    let place = checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0
+                    checks.insert((at, cohort, n), at: place)
+                }
             }
         }
     }
@@ -76,13 +95,12 @@ struct WindowSteps {
     /// Checks the retention instants before `limit` (all, when nil) against `state`, which holds
     /// every event up to them: measured, and kept when in a paid period then.
     mutating func checkRetention(before limit: Timestamp?, state: SubscriberState, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
-        guard let start = paidStart, !checks.isEmpty else { return }
-        let day = SeriesBuckets.day(of: start)
+        guard !checks.isEmpty else { return }
         while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
             checks.removeFirst()
-            emit(TimeKey(kind: .retentionMeasured, number: TimeKey.pack(0, day, first.period)), first.at, 1)
+            emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1)
             if decider.status(state, at: first.at).planState == .pro && state.subscription?.familyShared != true {
-                emit(TimeKey(kind: .retentionKept, number: TimeKey.pack(0, day, first.period)), first.at, 1)
+                emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)
             }
         }
     }
@@ -121,6 +139,8 @@ struct WindowSteps {
     /// One change of a window funnel key as the chains give it: the key's packed `number`, its
     /// paywall context as a place in the user's context names (-1: overall), instant and change.
     private struct ChainChange {
+        /// `windowFunnel` or `cohortFunnel`, as its raw value.
+        var kind: UInt8
         var number: Int64
         var context: Int32
         var time: Timestamp
@@ -137,17 +157,19 @@ struct WindowSteps {
         var changes: [ChainChange] = []
         changes.reserveCapacity(4 * funnel.count)
         chains(events, names: &names) { changes.append($0) }
-        changes.sort { ($0.number, $0.context, $0.time) < ($1.number, $1.context, $1.time) }
+        changes.sort { ($0.kind, $0.number, $0.context, $0.time) < ($1.kind, $1.number, $1.context, $1.time) }
         var i = 0
         while i < changes.count {
             let first = changes[i]
             var sum: Int64 = 0
-            while i < changes.count, changes[i].time == first.time, changes[i].number == first.number, changes[i].context == first.context {
+            while i < changes.count, changes[i].time == first.time, changes[i].number == first.number, changes[i].context == first.context,
+                  changes[i].kind == first.kind {
                 sum &+= changes[i].delta
                 i += 1
             }
             guard sum != 0 else { continue }
-            emit(TimeKey(kind: .windowFunnel, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]), first.time, sum)
+            emit(TimeKey(kind: TimeKey.Kind(rawValue: first.kind)!, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]),
+                 first.time, sum)
         }
     }
 
@@ -160,7 +182,11 @@ struct WindowSteps {
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
             let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
-            chain(events, from: s, added: before, byView: j == 0, takenOut: day, names: &names, scratch: &scratch, emit)
+            // The chain's first view (the first step reached) names its cohort in a series from a day after `before`.
+            let view = funnel[s...].first { events[$0].type == .paywallViewed }.map { SeriesBuckets.day(of: events[$0].time) }
+            chain(events, from: s, added: before, byView: j == 0, takenOut: day,
+                  cohorts: (added: j > 0 && view != nil, takenOut: view.map { $0 > day } ?? false),
+                  names: &names, scratch: &scratch, emit)
         }
     }
 
@@ -171,6 +197,8 @@ struct WindowSteps {
         /// The keys the chain holds under the window day it is added to and under the one it is
         /// taken out of, and those it holds after the instant being walked.
         var added: [(number: Int64, context: Int32)] = [], takenOut: [(number: Int64, context: Int32)] = []
+        /// The same for the chain's `cohortFunnel` keys.
+        var cohortAdded: [(number: Int64, context: Int32)] = [], cohortTakenOut: [(number: Int64, context: Int32)] = []
         var keys: [(number: Int64, context: Int32)] = []
 
         /// Room for a few contexts (a user has few), so that the lists are not grown from one place.
@@ -184,21 +212,26 @@ struct WindowSteps {
 
     /// The funnel walked from funnel event `start` on, as (window day, first view day, steps) keys,
     /// given once added (+1) under window day `added` (by first view day with `byView`) and once
-    /// taken out (−1) under window day `takenOut`: one walk for both. Each paywall context is named
-    /// by its place in `names` (added there when new).
+    /// taken out (−1) under window day `takenOut`: one walk for both, and for the `cohortFunnel`
+    /// keys by first view day under the same window days, as `cohorts` asks (from the first view
+    /// on). Each paywall context is named by its place in `names` (added there when new).
     private func chain(_ events: [Event], from start: Int, added: Int64, byView: Bool, takenOut: Int64,
+                       cohorts: (added: Bool, takenOut: Bool),
                        names: inout [String], scratch: inout ChainScratch, _ emit: (ChainChange) -> Void) {
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
         scratch.places.removeAll(keepingCapacity: true)
         scratch.added.removeAll(keepingCapacity: true)
         scratch.takenOut.removeAll(keepingCapacity: true)
+        scratch.cohortAdded.removeAll(keepingCapacity: true)
+        scratch.cohortTakenOut.removeAll(keepingCapacity: true)
+        let window = TimeKey.Kind.windowFunnel.rawValue, cohort = TimeKey.Kind.cohortFunnel.rawValue
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
             while i < funnel.count, events[funnel[i]].time == now {
                 progress.record(events[funnel[i]])
-                if byView, viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
+                if viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }
             while scratch.places.count < progress.byContext.count {
@@ -208,16 +241,26 @@ struct WindowSteps {
                     names.append(name)
                 }
             }
-            Self.step(progress, places: scratch.places, windowDay: added, viewDay: viewDay, sign: 1, at: now,
-                      held: &scratch.added, keys: &scratch.keys, emit)
-            Self.step(progress, places: scratch.places, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
+            Self.step(progress, places: scratch.places, kind: window, windowDay: added, viewDay: byView ? viewDay : TimeKey.noViewDay, sign: 1,
+                      at: now, held: &scratch.added, keys: &scratch.keys, emit)
+            Self.step(progress, places: scratch.places, kind: window, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
                       held: &scratch.takenOut, keys: &scratch.keys, emit)
+            // (Before the first view no cohort key is kept: a series counts no funnel without one.)
+            guard viewDay != TimeKey.noViewDay else { continue }
+            if cohorts.added {
+                Self.step(progress, places: scratch.places, kind: cohort, windowDay: added, viewDay: viewDay, sign: 1, at: now,
+                          held: &scratch.cohortAdded, keys: &scratch.keys, emit)
+            }
+            if cohorts.takenOut {
+                Self.step(progress, places: scratch.places, kind: cohort, windowDay: takenOut, viewDay: viewDay, sign: -1, at: now,
+                          held: &scratch.cohortTakenOut, keys: &scratch.keys, emit)
+            }
         }
     }
 
     /// One instant of a chain under one window day: the keys `progress` gives, against those `held`
     /// before (each key left times −`sign`, each new one times `sign`); `held` becomes the new ones.
-    private static func step(_ progress: FunnelProgress, places: [Int32], windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
+    private static func step(_ progress: FunnelProgress, places: [Int32], kind: UInt8, windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
                              held: inout [(number: Int64, context: Int32)], keys: inout [(number: Int64, context: Int32)],
                              _ emit: (ChainChange) -> Void) {
         keys.removeAll(keepingCapacity: true)
@@ -225,8 +268,8 @@ struct WindowSteps {
         for (c, p) in progress.byContext.enumerated() {
             keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), places[c]))
         }
-        for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: -sign)) }
-        for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(number: k.number, context: k.context, time: now, delta: sign)) }
+        for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: -sign)) }
+        for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: sign)) }
         swap(&held, &keys)
     }
 

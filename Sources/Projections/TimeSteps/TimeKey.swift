@@ -34,14 +34,22 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         /// Users whose first trial, started on day `number`, converted at the very instant it started.
         case cohortSameInstant = 21
         /// A window's funnel (`WindowSteps`): `number` packs (window day, first view day, steps
-        /// reached); `name` is the paywall context (empty: overall). See `TimeKey.window(_:_:_:)`.
+        /// reached); `name` is the paywall context (empty: overall). See `WindowSteps`.
         case windowFunnel = 22
-        /// Retention of the users' first paid period (the series' cohorts, whole log): `number`
-        /// packs (0, day of the first paid start, period); subscribers with period 0.
+        /// Retention of a paid period's cohort (the series' cohorts): `number` packs (window day,
+        /// day of the paid start, period); subscribers with period 0. A user's first paid start is
+        /// kept under window day `beforeAnyDay` (a series without a start); each later one on a
+        /// later day under the day of the paid start before it (a series from a day after that one
+        /// and not after its own: `WindowSteps`).
         case retentionSubscribers = 23, retentionMeasured = 24, retentionKept = 25
         /// Entries of the notification schedule: `number` is kind × 3 + status (`TimeKey.notification`);
         /// and those in-app only, `number` the kind (0: trial ending, 1: payment failed).
         case notifications = 26, notificationsInApp = 27
+        /// The funnel cohorts of a series with a start (`WindowSteps`): packed as `windowFunnel`,
+        /// each chain after the first kept by its first view day under the window day before it
+        /// (+), and a chain whose first view is on a later day than its start also taken out under
+        /// its own window day (−). Only keys with a view day after their window day are kept.
+        case cohortFunnel = 28
     }
 
     /// The notification kinds and statuses in the order `notifications` keys number them.
@@ -102,14 +110,14 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case .trialStarted, .trialConverted, .active, .trial, .churned: return number == 0 && name.isEmpty
         case .grossChanges, .refundedChanges, .adjustmentChanges: return number == 0
         case .cohortSameInstant: return abs(number) <= Self.dayLimit && name.isEmpty
-        case .windowFunnel:
+        case .windowFunnel, .cohortFunnel:
             let steps = unpacked.small
             return packedValid(limit: Self.contextStep + FunnelProgress.steps.count)
                 && (name.isEmpty && steps >= 1 && steps <= FunnelProgress.steps.count || steps >= Self.contextStep)
         case .notifications: return number >= 0 && number < 6 && name.isEmpty
         case .notificationsInApp: return number >= 0 && number < 2 && name.isEmpty
         case .retentionSubscribers, .retentionMeasured, .retentionKept:
-            return packedValid(limit: LedgerSeries.retentionPeriods) && unpacked.day == 0 && name.isEmpty
+            return packedValid(limit: LedgerSeries.retentionPeriods) && name.isEmpty
         }
     }
 

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TestKit
+import LedgerFixture
+import EventStore
+import SubscriptionDomain
+@_spi(Testing) @testable import Projections
+@_spi(Testing) @testable import ProjectionStorage
+
+/// A series with a start restarts the funnel and retention cohorts there (as a series pass with
+/// `from` does): each user counts once, in the cohort of their first paywall view and of their
+/// first paid start on or after the start. The index keeps them by window day (`cohortFunnel`,
+/// retention keys under the day of the paid start before); these logs make the cases a random log
+/// rarely does, read by weekly series from each midnight of the span.
+extension TimeIndexes {
+    static func line(_ id: String, _ type: String, _ user: String, _ time: String, _ data: String = "{}") -> String {
+        #"{"id":"\#(id)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":\#(data)}"#
+    }
+
+    /// The funnel and retention series from every midnight of January 2026 to `end`, by week and
+    /// by day, from the index and from a series pass; returns the users counted in the funnel
+    /// cohorts of the series from each day, as the index gives them.
+    static func expectSeriesFromEveryMidnight(_ lines: [String], end: Timestamp, _ what: String) throws -> [Int64: Int] {
+        let log = try TestLog(lines)
+        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+        var counted: [Int64: Int] = [:]
+        for day in SeriesBuckets.day(of: start)..<(SeriesBuckets.day(of: start) + 31) {
+            let from = SeriesBuckets.midnight(day)
+            var o = ReplayOptions(profile: .handz, asOf: end)
+            o.from = from
+            o.to = end
+            let totals = try SeriesReplay.run(directory: log.path, options: o)
+            for by in [SeriesGranularity.day, .week] {
+                let series = try #require(totals.series(by: by, from: from))
+                let buckets = try #require(SeriesBuckets(by: by, from: from, to: end))
+                let indexed = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
+                #expect(indexed.rows.map(\.funnel) == series.rows.map(\.funnel), "\(what): funnel by \(by) from \(from)")
+                #expect(indexed.rows.map(\.retention) == series.rows.map(\.retention), "\(what): retention by \(by) from \(from)")
+                if by == .day { counted[day] = indexed.rows.reduce(0) { $0 + $1.funnel.steps.first.map(\.users)! } }
+            }
+        }
+        return counted
+    }
+
+    @Test func aChainWhoseFirstViewIsDaysAfterItsStartCountsOnceInASeriesFromADayBetween() throws {
+        // The user starts a purchase on 2 January without a view, sees the paywall on the 6th and taps it on the 9th.
+        let lines = [
+            Self.line("a1", "purchase_started", "u_a", "2026-01-02T10:00:00Z", #"{"product":"handz.pro.monthly"}"#),
+            Self.line("a2", "paywall_viewed", "u_a", "2026-01-06T09:00:00Z", #"{"context":"settings"}"#),
+            Self.line("a3", "paywall_cta_tapped", "u_a", "2026-01-09T09:00:00Z", #"{"context":"settings"}"#),
+        ]
+        let counted = try Self.expectSeriesFromEveryMidnight(lines, end: ReportSummaries.at("2026-02-01T00:00:00Z"), "a view days after the chain's start")
+        // From 1 to 6 January the user is in the cohort of the 6th (once); from the 7th on the view is before the start.
+        for (day, users) in counted {
+            let from = SeriesBuckets.midnight(day)
+            #expect(users == (from <= ReportSummaries.at("2026-01-06T00:00:00Z") ? 1 : 0), "series from \(from): \(users) users in the funnel cohorts")
+        }
+    }
+
+    @Test func aSeriesFromADayCountsTheRetentionOfTheFirstPaidStartFromThatDayOn() throws {
+        // Two paid starts a month apart (the first expired in between), and a second one on the second's day.
+        let lines = [
+            Self.line("b1", "purchase", "u_b", "2026-01-03T10:00:00Z",
+                      #"{"product":"handz.pro.monthly","transaction":"b1_t","expires":"2026-01-10T10:00:00Z","price":"9.99","currency":"USD"}"#),
+            Self.line("b2", "expiration", "u_b", "2026-01-10T10:00:00Z"),
+            Self.line("b3", "purchase", "u_b", "2026-01-20T10:00:00Z",
+                      #"{"product":"handz.pro.monthly","transaction":"b3_t","expires":"2026-02-20T10:00:00Z","price":"9.99","currency":"USD"}"#),
+            Self.line("b4", "expiration", "u_b", "2026-01-20T12:00:00Z"),
+            Self.line("b5", "purchase", "u_b", "2026-01-20T14:00:00Z",
+                      #"{"product":"handz.pro.monthly","transaction":"b5_t","expires":"2026-02-20T14:00:00Z","price":"9.99","currency":"USD"}"#),
+        ]
+        let end = ReportSummaries.at("2026-06-01T00:00:00Z")
+        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "paid starts on 3 and 20 January")
+        // From 4 January on, the cohort is the 20th's: one subscriber there, none on the 3rd.
+        let log = try TestLog(lines)
+        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+        let from = ReportSummaries.at("2026-01-04T00:00:00Z")
+        let buckets = try #require(SeriesBuckets(by: .day, from: from, to: end))
+        let series = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
+        let subscribers = series.rows.filter { $0.retention.subscribers > 0 }.map { ($0.start, $0.retention.subscribers) }
+        #expect(subscribers.map(\.0) == [ReportSummaries.at("2026-01-20T00:00:00Z")] && subscribers.map(\.1) == [1], "cohorts from 4 January: \(subscribers)")
+    }
+}
