@@ -78,6 +78,15 @@ row "funnel --from 2026-04-01 --to 2026-05-01" "SELECT type, count(DISTINCT \"us
 row "funnel --by week" "SELECT date_trunc('week', t), type, count(DISTINCT \"user\") FROM e WHERE type LIKE 'paywall%' OR type = 'purchase_started' OR type = 'purchase_success' GROUP BY ALL" funnel --by week
 row "revenue --from 2026-04-01 --to 2026-05-01" "" revenue --from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z
 row "revenue --by month" "" revenue --by month
+row "funnel --by week --from 2026-03-02 --to 2026-05-01" "" funnel --by week --from 2026-03-02T00:00:00Z --to 2026-05-01T00:00:00Z
+# The report page (HTML: no JSON to compare), as of an instant and for a window.
+for q in "--at 2026-05-01T00:00:00Z" "--from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z"; do
+  # shellcheck disable=SC2086
+  rfold=$(REPLAY_TOOL_TIME_INDEX=off timed "$T" report --log "$D/log" $q --out "$D/report.html")
+  # shellcheck disable=SC2086
+  rindex=$(timed "$T" report --log "$D/log" $q --out "$D/report.html")
+  echo "| report $q | $rfold | $rindex | - |"
+done
 # Two rule sets (billing grace 3 and 7 days), folded at the same time from the event cache.
 diff1=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)
 diff2=$(timed "$T" diff --log "$D/log" --profile handz --profile "$D/grace7.json" --at 2026-05-01T00:00:00Z --format json)

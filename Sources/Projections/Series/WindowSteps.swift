@@ -85,8 +85,11 @@ struct WindowSteps {
                 for n in 1...LedgerSeries.retentionPeriods {
                     let at = Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace
                     // In time order among the earlier cohorts' checks (a user has few paid starts).
-                    let place = checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0
-                    checks.insert((at, cohort, n), at: place)
+                    if checks.last.map({ $0.at <= at }) ?? true {
+                        checks.append((at, cohort, n))
+                    } else {
+                        checks.insert((at, cohort, n), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
+                    }
                 }
             }
         }
