@@ -142,8 +142,8 @@ struct WindowSteps {
     /// One change of a window funnel key as the chains give it: the key's packed `number`, its
     /// paywall context as a place in the user's context names (-1: overall), instant and change.
     private struct ChainChange {
-        /// `windowFunnel` or `cohortFunnel`, as its raw value.
-        var kind: UInt8
+        /// `windowFunnel` or `cohortFunnel`.
+        var kind: TimeKey.Kind
         var number: Int64
         var context: Int32
         var time: Timestamp
@@ -160,7 +160,7 @@ struct WindowSteps {
         var changes: [ChainChange] = []
         changes.reserveCapacity(4 * funnel.count)
         chains(events, names: &names) { changes.append($0) }
-        changes.sort { ($0.kind, $0.number, $0.context, $0.time) < ($1.kind, $1.number, $1.context, $1.time) }
+        changes.sort { ($0.kind.rawValue, $0.number, $0.context, $0.time) < ($1.kind.rawValue, $1.number, $1.context, $1.time) }
         var i = 0
         while i < changes.count {
             let first = changes[i]
@@ -171,8 +171,7 @@ struct WindowSteps {
                 i += 1
             }
             guard sum != 0 else { continue }
-            emit(TimeKey(kind: TimeKey.Kind(rawValue: first.kind)!, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]),
-                 first.time, sum)
+            emit(TimeKey(kind: first.kind, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]), first.time, sum)
         }
     }
 
@@ -228,7 +227,6 @@ struct WindowSteps {
         scratch.takenOut.removeAll(keepingCapacity: true)
         scratch.cohortAdded.removeAll(keepingCapacity: true)
         scratch.cohortTakenOut.removeAll(keepingCapacity: true)
-        let window = TimeKey.Kind.windowFunnel.rawValue, cohort = TimeKey.Kind.cohortFunnel.rawValue
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
@@ -244,18 +242,18 @@ struct WindowSteps {
                     names.append(name)
                 }
             }
-            Self.step(progress, places: scratch.places, kind: window, windowDay: added, viewDay: byView ? viewDay : TimeKey.noViewDay, sign: 1,
+            Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: added, viewDay: byView ? viewDay : TimeKey.noViewDay, sign: 1,
                       at: now, held: &scratch.added, keys: &scratch.keys, emit)
-            Self.step(progress, places: scratch.places, kind: window, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
+            Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
                       held: &scratch.takenOut, keys: &scratch.keys, emit)
             // (Before the first view no cohort key is kept: a series counts no funnel without one.)
             guard viewDay != TimeKey.noViewDay else { continue }
             if cohorts.added {
-                Self.step(progress, places: scratch.places, kind: cohort, windowDay: added, viewDay: viewDay, sign: 1, at: now,
+                Self.step(progress, places: scratch.places, kind: .cohortFunnel, windowDay: added, viewDay: viewDay, sign: 1, at: now,
                           held: &scratch.cohortAdded, keys: &scratch.keys, emit)
             }
             if cohorts.takenOut {
-                Self.step(progress, places: scratch.places, kind: cohort, windowDay: takenOut, viewDay: viewDay, sign: -1, at: now,
+                Self.step(progress, places: scratch.places, kind: .cohortFunnel, windowDay: takenOut, viewDay: viewDay, sign: -1, at: now,
                           held: &scratch.cohortTakenOut, keys: &scratch.keys, emit)
             }
         }
@@ -263,7 +261,7 @@ struct WindowSteps {
 
     /// One instant of a chain under one window day: the keys `progress` gives, against those `held`
     /// before (each key left times −`sign`, each new one times `sign`); `held` becomes the new ones.
-    private static func step(_ progress: FunnelProgress, places: [Int32], kind: UInt8, windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
+    private static func step(_ progress: FunnelProgress, places: [Int32], kind: TimeKey.Kind, windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
                              held: inout [(number: Int64, context: Int32)], keys: inout [(number: Int64, context: Int32)],
                              _ emit: (ChainChange) -> Void) {
         keys.removeAll(keepingCapacity: true)
