@@ -65,10 +65,10 @@ package final class PlatformFile {
 
     /// Reads the byte range `offset ..< offset+count` (shorter if the file ends).
     package func readBytes(at offset: Int, count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let n = try bytes.withUnsafeMutableBytes { (b) throws -> Int in try read(into: b, at: offset) }
-        if n < count { bytes.removeLast(count - n) }
-        return bytes
+        // Not zeroed first: only the bytes read are kept (a large read is not written twice).
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = try read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+        }
     }
 
     /// Writes all of `bytes` at `offset`, looping over short writes and EINTR.
