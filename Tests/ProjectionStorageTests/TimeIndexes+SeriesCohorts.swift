@@ -23,6 +23,7 @@ extension TimeIndexes {
     static func expectSeriesFromEveryMidnight(_ lines: [String], end: Timestamp, _ what: String) throws -> [Int64: Int] {
         let log = try TestLog(lines)
         let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+        Self.expectOnlyCohortKeysASeriesSums(index, what)
         var counted: [Int64: Int] = [:]
         for day in SeriesBuckets.day(of: start)..<(SeriesBuckets.day(of: start) + 31) {
             let from = SeriesBuckets.midnight(day)
@@ -79,5 +80,88 @@ extension TimeIndexes {
         let series = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
         let subscribers = series.rows.filter { $0.retention.subscribers > 0 }.map { ($0.start, $0.retention.subscribers) }
         #expect(subscribers.map(\.0) == [ReportSummaries.at("2026-01-20T00:00:00Z")] && subscribers.map(\.1) == [1], "cohorts from 4 January: \(subscribers)")
+    }
+
+    @Test func aTapOnAnotherPaywallDaysBeforeTheFirstViewStaysInTheViewsCohortOfASeriesFromTheTapsDay() throws {
+        // The user taps an onboarding paywall's button on 2 January (no view yet) and first sees the settings paywall on the 6th.
+        let lines = [
+            Self.line("c1", "paywall_cta_tapped", "u_c", "2026-01-02T10:00:00Z", #"{"context":"onboarding"}"#),
+            Self.line("c2", "paywall_viewed", "u_c", "2026-01-06T09:00:00Z", #"{"context":"settings"}"#),
+        ]
+        let end = ReportSummaries.at("2026-02-01T00:00:00Z")
+        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a tap on another paywall days before the first view")
+        // From 2 January the cohort of the 6th names both paywalls (the chain from the tap); from the 3rd, the settings one only.
+        let log = try TestLog(lines)
+        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+        for (from, contexts) in [("2026-01-02T00:00:00Z", ["onboarding", "settings"]), ("2026-01-03T00:00:00Z", ["settings"])] {
+            let start = ReportSummaries.at(from)
+            let buckets = try #require(SeriesBuckets(by: .day, from: start, to: end))
+            let series = try #require(try index.series(buckets, from: start, funnel: true, profile: .handz))
+            let cohorts = series.rows.filter { !$0.funnel.byContext.isEmpty }.map { ($0.start, $0.funnel.byContext.keys.sorted()) }
+            #expect(cohorts.map(\.0) == [ReportSummaries.at("2026-01-06T00:00:00Z")] && cohorts.map(\.1) == [contexts],
+                    "series from \(from): paywalls by cohort \(cohorts)")
+        }
+    }
+
+    @Test func aLaterCohortsFirstCheckIsJudgedAtItsOwnInstantThoughTheEarlierCohortsNextCheckFallsAfterIt() throws {
+        // Two users pay on 3 January (expired by the 10th) and again on the 20th: the 20th's first monthly
+        // check (21 February, after a day's grace) comes before the 3rd's second one (4 March). One is
+        // still paid then (refunded on 27 February); the other expired on 20 February and pays again on
+        // the 28th, which must not make them kept at the earlier check.
+        func purchase(_ id: String, _ user: String, _ time: String, expires: String) -> String {
+            Self.line(id, "purchase", user, time,
+                      #"{"product":"handz.pro.monthly","transaction":"\#(id)_t","expires":"\#(expires)","price":"9.99","currency":"USD"}"#)
+        }
+        var lines: [String] = []
+        for user in ["u_d", "u_f"] {
+            lines += [purchase("\(user)1", user, "2026-01-03T10:00:00Z", expires: "2026-01-10T10:00:00Z"),
+                      Self.line("\(user)2", "expiration", user, "2026-01-10T10:00:00Z")]
+        }
+        lines += [
+            purchase("u_d3", "u_d", "2026-01-20T10:00:00Z", expires: "2026-03-20T10:00:00Z"),
+            Self.line("u_d4", "refund", "u_d", "2026-02-27T10:00:00Z", #"{"transaction":"u_d3_t"}"#),
+            purchase("u_f3", "u_f", "2026-01-20T10:00:00Z", expires: "2026-02-20T10:00:00Z"),
+            Self.line("u_f4", "expiration", "u_f", "2026-02-20T10:00:00Z"),
+            purchase("u_f5", "u_f", "2026-02-28T10:00:00Z", expires: "2026-03-28T10:00:00Z"),
+        ]
+        let end = ReportSummaries.at("2026-06-01T00:00:00Z")
+        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a later cohort's check before the earlier cohort's next")
+        // From 4 January the cohort is the 20th's: both measured at its first month, one kept.
+        let log = try TestLog(lines)
+        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+        let from = ReportSummaries.at("2026-01-04T00:00:00Z")
+        let buckets = try #require(SeriesBuckets(by: .day, from: from, to: end))
+        let series = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
+        let first = series.rows.filter { $0.retention.subscribers > 0 }.map { ($0.start, $0.retention.periods.first.map { [$0.measured, $0.retained] }) }
+        #expect(first.map(\.0) == [ReportSummaries.at("2026-01-20T00:00:00Z")] && first.map(\.1) == [[2, 1]], "cohorts from 4 January, first month: \(first)")
+    }
+
+    /// Every cohort key of `index` is one a series from some midnight sums: a series from D reads
+    /// window days before D with a view (or paid) day from D on, so a key without a view, or whose
+    /// view or paid day is not after its window day, would be kept for nothing. Returns how many
+    /// funnel cohort keys of chains after a user's first the index keeps.
+    @discardableResult
+    static func expectOnlyCohortKeysASeriesSums(_ index: TimeIndex, _ what: String) -> Int {
+        var kept = 0
+        for kind in [TimeKey.Kind.cohortFunnel, .retentionSubscribers, .retentionMeasured, .retentionKept] {
+            for k in index.keyRange(kind) {
+                let (windowDay, day, _) = index.keys[k].unpacked
+                #expect(day != TimeKey.noViewDay && day > windowDay, "\(what): \(kind) key of window day \(windowDay) and day \(day)")
+                if kind == .cohortFunnel { kept += 1 }
+            }
+        }
+        return kept
+    }
+
+    @Test func theIndexOfARandomLogKeepsOnlyCohortKeysASeriesFromAMidnightSums() throws {
+        for seed: UInt64 in [5, 17] {
+            var rng = SplitMix64(seed: seed)
+            let base = Array(ReportSummaries.base.prefix(300 + Int(rng.next() % 300)))
+            let log = try TestLog(base)
+            try ReportSummaries.append(ReportSummaries.randomEvents(&rng, round: 0, count: 80, sent: base) + Self.moreEvents(&rng, round: 0, count: 80), to: log)
+            let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
+            let kept = Self.expectOnlyCohortKeysASeriesSums(index, "seed \(seed)")
+            #expect(kept > 0, "seed \(seed): the log keeps funnel cohort keys of chains after a user's first")
+        }
     }
 }
