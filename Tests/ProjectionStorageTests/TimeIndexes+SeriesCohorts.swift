@@ -165,3 +165,24 @@ extension TimeIndexes {
         }
     }
 }
+
+extension TimeIndexes {
+    /// A file's keys are checked at reading (a forged file is refused): a cohort key is one a build
+    /// keeps only when a series can sum it, so one with no view day, or a view or paid day not after
+    /// its window day, is not a valid key.
+    @Test func aCohortKeyASeriesNeverSumsIsNotAValidKey() {
+        let day: Int64 = 20_500
+        for kind in [TimeKey.Kind.cohortFunnel, .windowFunnel] {
+            #expect(TimeKey(kind: kind, number: TimeKey.pack(day, day + 3, 2)).isValid, "\(kind): a view after its window day")
+            #expect(TimeKey(kind: kind, number: TimeKey.pack(day, day, 2)).isValid == (kind == .windowFunnel), "\(kind): a view on its window day")
+            #expect(TimeKey(kind: kind, number: TimeKey.pack(day, TimeKey.noViewDay, 2)).isValid == (kind == .windowFunnel), "\(kind): no view")
+        }
+        for kind in [TimeKey.Kind.retentionSubscribers, .retentionMeasured, .retentionKept] {
+            let period = kind == .retentionSubscribers ? 0 : 3
+            #expect(TimeKey(kind: kind, number: TimeKey.pack(TimeKey.beforeAnyDay, day, period)).isValid, "\(kind): a first paid start")
+            #expect(TimeKey(kind: kind, number: TimeKey.pack(day - 30, day, period)).isValid, "\(kind): a later paid start")
+            #expect(!TimeKey(kind: kind, number: TimeKey.pack(day, day, period)).isValid, "\(kind): under its own paid day")
+            #expect(!TimeKey(kind: kind, number: TimeKey.pack(day + 1, day, period)).isValid, "\(kind): under a later day")
+        }
+    }
+}

@@ -181,11 +181,14 @@ struct WindowSteps {
             starts.append(i)
         }
         var scratch = ChainScratch()
+        var viewAt = 0   // (the first view at or after a chain's start: starts grow, so one pass for all)
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
             let before = j == 0 ? TimeKey.beforeAnyDay : SeriesBuckets.day(of: events[funnel[starts[j - 1]]].time)
             // The chain's first view (the first step reached) names its cohort in a series from a day after `before`.
-            let view = funnel[s...].first { events[$0].type == .paywallViewed }.map { SeriesBuckets.day(of: events[$0].time) }
+            viewAt = max(viewAt, s)
+            while viewAt < funnel.count, events[funnel[viewAt]].type != .paywallViewed { viewAt += 1 }
+            let view = viewAt < funnel.count ? SeriesBuckets.day(of: events[funnel[viewAt]].time) : nil
             chain(events, from: s, added: before, byView: j == 0, takenOut: day,
                   cohorts: (added: j > 0 && view != nil, takenOut: view.map { $0 > day } ?? false),
                   names: &names, scratch: &scratch, emit)

@@ -111,13 +111,16 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case .grossChanges, .refundedChanges, .adjustmentChanges: return number == 0
         case .cohortSameInstant: return abs(number) <= Self.dayLimit && name.isEmpty
         case .windowFunnel, .cohortFunnel:
-            let steps = unpacked.small
+            let (windowDay, viewDay, steps) = unpacked
+            // A cohort key has a view day after its window day (no other is ever summed, none is kept).
             return packedValid(limit: Self.contextStep + FunnelProgress.steps.count)
                 && (name.isEmpty && steps >= 1 && steps <= FunnelProgress.steps.count || steps >= Self.contextStep)
+                && (kind == .windowFunnel || viewDay != Self.noViewDay && viewDay > windowDay)
         case .notifications: return number >= 0 && number < 6 && name.isEmpty
         case .notificationsInApp: return number >= 0 && number < 2 && name.isEmpty
         case .retentionSubscribers, .retentionMeasured, .retentionKept:
-            return packedValid(limit: LedgerSeries.retentionPeriods) && name.isEmpty
+            // Under "before any" window day, or the day of an earlier paid start.
+            return packedValid(limit: LedgerSeries.retentionPeriods) && name.isEmpty && unpacked.day < unpacked.other
         }
     }
 
