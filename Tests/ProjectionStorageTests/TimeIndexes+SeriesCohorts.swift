@@ -11,7 +11,7 @@ import SubscriptionDomain
 /// `from` does): each user counts once, in the cohort of their first paywall view and of their
 /// first paid start on or after the start. The index keeps them by window day (`cohortFunnel`,
 /// retention keys under the day of the paid start before); these logs make the cases a random log
-/// rarely does, read by weekly series from each midnight of the span.
+/// rarely does, read by daily and weekly series from each midnight of the span.
 extension TimeIndexes {
     static func line(_ id: String, _ type: String, _ user: String, _ time: String, _ data: String = "{}") -> String {
         #"{"id":"\#(id)","type":"\#(type)","user":"\#(user)","time":"\#(time)","data":\#(data)}"#
