@@ -96,7 +96,7 @@ extension TimeIndexes {
     ]
 
     @Test func theHardCohortCasesFromEveryMidnightAreTheSeriesPassesWhenBuiltAtOnce() throws {
-        let counted = try Self.expectSeriesFromEveryMidnight(Self.hardCohortLines, end: ReportSummaries.at("2026-06-01T00:00:00Z"), "hard cohort cases")
+        let counted = try Self.expectSeriesFromEveryMidnight(Self.hardCohortLines, end: ReportSummaries.at("2026-06-01T00:00:00Z"), "hard cohort cases").counted
         // Every user with a view on or after a day counts once from it: on 1 January all eight viewers.
         #expect(counted[SeriesBuckets.day(of: Self.start)] == 8, "series from 1 January: \(counted)")
     }

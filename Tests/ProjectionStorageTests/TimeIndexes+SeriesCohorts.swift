@@ -18,9 +18,9 @@ extension TimeIndexes {
     }
 
     /// The funnel and retention series from every midnight of January 2026 to `end`, by week and
-    /// by day, from the index and from a series pass; returns the users counted in the funnel
-    /// cohorts of the series from each day, as the index gives them.
-    static func expectSeriesFromEveryMidnight(_ lines: [String], end: Timestamp, _ what: String) throws -> [Int64: Int] {
+    /// by day, from the index and from a series pass; returns the index and the users counted in
+    /// the funnel cohorts of the series from each day, as the index gives them.
+    static func expectSeriesFromEveryMidnight(_ lines: [String], end: Timestamp, _ what: String) throws -> (index: TimeIndex, counted: [Int64: Int]) {
         let log = try TestLog(lines)
         let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
         Self.expectOnlyCohortKeysASeriesSums(index, what)
@@ -40,7 +40,13 @@ extension TimeIndexes {
                 if by == .day { counted[day] = indexed.rows.reduce(0) { $0 + $1.funnel.steps.first.map(\.users)! } }
             }
         }
-        return counted
+        return (index, counted)
+    }
+
+    /// The daily series of `index` from midnight `from` to `end`, funnel and retention cohorts included.
+    static func dailySeries(_ index: TimeIndex, from: Timestamp, end: Timestamp) throws -> LedgerSeries {
+        let buckets = try #require(SeriesBuckets(by: .day, from: from, to: end))
+        return try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
     }
 
     @Test func aChainWhoseFirstViewIsDaysAfterItsStartCountsOnceInASeriesFromADayBetween() throws {
@@ -50,7 +56,7 @@ extension TimeIndexes {
             Self.line("a2", "paywall_viewed", "u_a", "2026-01-06T09:00:00Z", #"{"context":"settings"}"#),
             Self.line("a3", "paywall_cta_tapped", "u_a", "2026-01-09T09:00:00Z", #"{"context":"settings"}"#),
         ]
-        let counted = try Self.expectSeriesFromEveryMidnight(lines, end: ReportSummaries.at("2026-02-01T00:00:00Z"), "a view days after the chain's start")
+        let counted = try Self.expectSeriesFromEveryMidnight(lines, end: ReportSummaries.at("2026-02-01T00:00:00Z"), "a view days after the chain's start").counted
         // From 1 to 6 January the user is in the cohort of the 6th (once); from the 7th on the view is before the start.
         for (day, users) in counted {
             let from = SeriesBuckets.midnight(day)
@@ -71,13 +77,9 @@ extension TimeIndexes {
                       #"{"product":"handz.pro.monthly","transaction":"b5_t","expires":"2026-02-20T14:00:00Z","price":"9.99","currency":"USD"}"#),
         ]
         let end = ReportSummaries.at("2026-06-01T00:00:00Z")
-        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "paid starts on 3 and 20 January")
+        let index = try Self.expectSeriesFromEveryMidnight(lines, end: end, "paid starts on 3 and 20 January").index
         // From 4 January on, the cohort is the 20th's: one subscriber there, none on the 3rd.
-        let log = try TestLog(lines)
-        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
-        let from = ReportSummaries.at("2026-01-04T00:00:00Z")
-        let buckets = try #require(SeriesBuckets(by: .day, from: from, to: end))
-        let series = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
+        let series = try Self.dailySeries(index, from: ReportSummaries.at("2026-01-04T00:00:00Z"), end: end)
         let subscribers = series.rows.filter { $0.retention.subscribers > 0 }.map { ($0.start, $0.retention.subscribers) }
         #expect(subscribers.map(\.0) == [ReportSummaries.at("2026-01-20T00:00:00Z")] && subscribers.map(\.1) == [1], "cohorts from 4 January: \(subscribers)")
     }
@@ -89,14 +91,10 @@ extension TimeIndexes {
             Self.line("c2", "paywall_viewed", "u_c", "2026-01-06T09:00:00Z", #"{"context":"settings"}"#),
         ]
         let end = ReportSummaries.at("2026-02-01T00:00:00Z")
-        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a tap on another paywall days before the first view")
+        let index = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a tap on another paywall days before the first view").index
         // From 2 January the cohort of the 6th names both paywalls (the chain from the tap); from the 3rd, the settings one only.
-        let log = try TestLog(lines)
-        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
         for (from, contexts) in [("2026-01-02T00:00:00Z", ["onboarding", "settings"]), ("2026-01-03T00:00:00Z", ["settings"])] {
-            let start = ReportSummaries.at(from)
-            let buckets = try #require(SeriesBuckets(by: .day, from: start, to: end))
-            let series = try #require(try index.series(buckets, from: start, funnel: true, profile: .handz))
+            let series = try Self.dailySeries(index, from: ReportSummaries.at(from), end: end)
             let cohorts = series.rows.filter { !$0.funnel.byContext.isEmpty }.map { ($0.start, $0.funnel.byContext.keys.sorted()) }
             #expect(cohorts.map(\.0) == [ReportSummaries.at("2026-01-06T00:00:00Z")] && cohorts.map(\.1) == [contexts],
                     "series from \(from): paywalls by cohort \(cohorts)")
@@ -125,13 +123,9 @@ extension TimeIndexes {
             purchase("u_f5", "u_f", "2026-02-28T10:00:00Z", expires: "2026-03-28T10:00:00Z"),
         ]
         let end = ReportSummaries.at("2026-06-01T00:00:00Z")
-        _ = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a later cohort's check before the earlier cohort's next")
+        let index = try Self.expectSeriesFromEveryMidnight(lines, end: end, "a later cohort's check before the earlier cohort's next").index
         // From 4 January the cohort is the 20th's: both measured at its first month, one kept.
-        let log = try TestLog(lines)
-        let (index, _) = try ProjectionStore(logDirectory: log.path, profile: .handz).timeIndex()
-        let from = ReportSummaries.at("2026-01-04T00:00:00Z")
-        let buckets = try #require(SeriesBuckets(by: .day, from: from, to: end))
-        let series = try #require(try index.series(buckets, from: from, funnel: true, profile: .handz))
+        let series = try Self.dailySeries(index, from: ReportSummaries.at("2026-01-04T00:00:00Z"), end: end)
         let first = series.rows.filter { $0.retention.subscribers > 0 }.map { ($0.start, $0.retention.periods.first.map { [$0.measured, $0.retained] }) }
         #expect(first.map(\.0) == [ReportSummaries.at("2026-01-20T00:00:00Z")] && first.map(\.1) == [[2, 1]], "cohorts from 4 January, first month: \(first)")
     }
