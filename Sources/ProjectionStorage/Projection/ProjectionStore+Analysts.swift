@@ -15,11 +15,7 @@ extension ProjectionStore {
     /// `spans: false` when no customer list is asked: only the sections metrics need are read
     /// (each checked by its CRC); `spans: true` reads only those customer lists need.
     public func analystModel(spans: Bool = true) throws -> (model: AnalystModel, rebuilt: Bool) {
-        // A handle with the log's index files: opening it reads them and indexes only the records
-        // after what they cover (a handle without indexes reads the whole last segment to find the head).
-        var options = EventLog.Options()
-        options.secondaryKeys = Replay.secondaryKeys
-        let log = try EventLog(directory: logDirectory, access: .read, options: options)
+        let log = try Self.openIndexed(logDirectory)
         try afterOpeningLog?()
         let head = log.head.position
         if let stored = try? AnalystModel.read(path: analystModelPath, spans: spans), stored.fingerprint == fingerprint, stored.position == head,

@@ -46,11 +46,7 @@ extension ProjectionStore {
             refresh.wrote = true
             return (try buildSummary(asOf: instant), refresh, true)
         }
-        // A handle with the log's index files: opening it reads them and indexes only the records
-        // after what they cover (a handle without indexes reads the whole last segment to find the head).
-        var options = EventLog.Options()
-        options.secondaryKeys = Replay.secondaryKeys
-        let log = try EventLog(directory: logDirectory, access: .read, options: options)
+        let log = try Self.openIndexed(logDirectory)
         try afterOpeningLog?()
         let head = log.head.position
         // Whether the stored summary answers as it is: its sums and the deadlines up to the instant.

@@ -46,9 +46,7 @@ extension ProjectionStore {
     /// event cache) and saved. A file that cannot be saved leaves the answer standing. `overlayLimit` is the
     /// overlay's size (steps) past which it is merged into the base (default: `TimeIndex.overlayLimit`).
     public func refreshedTimeIndex(overlayLimit: Int? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
-        var options = EventLog.Options()
-        options.secondaryKeys = Replay.secondaryKeys
-        let log = try EventLog(directory: logDirectory, access: .read, options: options)
+        let log = try Self.openIndexed(logDirectory)
         try afterOpeningLog?()
         let head = log.head.position
         do {

@@ -215,6 +215,15 @@ public struct ProjectionStore {
         return (LedgerSnapshot(options: options, users: users, headPosition: refresh.position), later, log)
     }
 
+    /// A read handle with the log's index files: opening it reads them and indexes only the records
+    /// after what they cover (a handle without indexes reads the whole last segment to find the
+    /// head). For a kept file checked against the log's head, and the streams of a few users.
+    static func openIndexed(_ directory: String) throws -> EventLog {
+        var options = EventLog.Options()
+        options.secondaryKeys = Replay.secondaryKeys
+        return try EventLog(directory: directory, access: .read, options: options)
+    }
+
     /// A read handle without indexes: refreshes read the records after the checkpoint and refold
     /// users from one scan, so the indexes (a whole-log pass at open) would only cost.
     static func openForScans(_ directory: String, through: UInt64? = nil) throws -> EventLog {

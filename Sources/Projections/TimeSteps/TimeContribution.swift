@@ -3,7 +3,7 @@ import SubscriptionDomain
 /// What one user adds to every report figure as of one instant: the terms `counts()`,
 /// `funnel()` and `revenue()` of a snapshot take from the user's fold, and the stocks of their
 /// state (with what was transferred to them) at the instant. The time index keeps the
-/// differences between a user's successive contributions (`difference(to:_:)`).
+/// differences between a user's successive contributions (`update(to:state:decider:at:_:)`).
 struct TimeContribution: Sendable, Equatable {
     var counts = MetricCounts()
     var reached: UInt8 = 0
@@ -33,7 +33,8 @@ struct TimeContribution: Sendable, Equatable {
     }
 
     /// Calls `emit` with each key's change from `self` to `new` (new minus old; wrapping), once per
-    /// key that changed: what both hold alike gives nothing.
+    /// key that changed: what both hold alike gives nothing. (A walk brings its contribution up in
+    /// place with `update`; this gives the same terms between two built ones, which tests hold `update` to.)
     func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
         Self.counts(counts, new.counts, emit)
         Self.reached(reached, new.reached, emit)
