@@ -112,6 +112,31 @@ import SubscriptionDomain
         for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
         #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
     }
+
+    @Test func keysOfEverySizeAroundTheInsertionSortsLimitAreSummedAsAPlainSortSumsThem() {
+        // Key n is given n differences (1…300: sorted by insertion whole, or spread over 4 to 64
+        // buckets each sorted by insertion or, bunched, by the standard library), its times either
+        // spread over a day, bunched in a few seconds with one outlier at an end of the range, or
+        // given in descending order.
+        let seed: UInt64 = 0xB0C_4E75
+        var rng = SplitMix64(seed: seed)
+        var given: [(TimeKey, Int64, Int64)] = []
+        for n in 1...300 {
+            let key = TimeKey(kind: .cohortStarted, number: Int64(n))
+            for i in 0..<n {
+                let time: Int64
+                switch n % 3 {
+                case 0: time = Int64(rng.next() % 86_400) * 1_000_000_000
+                case 1: time = i == n / 2 ? (n % 2 == 0 ? .max : .min) : Int64(rng.next() % 3_000_000_000)
+                default: time = Int64(n - i) * 1_000_000_000
+                }
+                given.append((key, time, Int64(rng.next() % 5) - 2))
+            }
+        }
+        var builder = TimeIndexBuilder()
+        for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
+        #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
+    }
 }
 
 /// A key's differences are held in chunks that double up to 65,536: a chunk, once filled, is never

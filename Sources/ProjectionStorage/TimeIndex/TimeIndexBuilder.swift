@@ -191,10 +191,22 @@ struct TimeIndexBuilder: Sendable {
             gathered.removeAll(keepingCapacity: true)
             gatherSorted(lists[i], into: &gathered)
             lists[i] = []
-            var sum: Int64 = 0
-            for c in gathered {
-                sum &+= c.delta
-                steps.appendStep(c.time, sum)
+            // One step per distinct instant whose changes, summed, move the key's sum.
+            var sum: Int64 = 0, kept: Int64 = 0
+            gathered.withUnsafeBufferPointer { g in
+                var i = 0
+                while i < g.count {
+                    let t = g[i].time
+                    repeat {
+                        sum &+= g[i].delta
+                        i += 1
+                    } while i < g.count && g[i].time == t
+                    if sum != kept {
+                        steps.times.append(t)
+                        steps.sums.append(sum)
+                        kept = sum
+                    }
+                }
             }
             steps.closeKey(key)
         }
@@ -202,14 +214,15 @@ struct TimeIndexBuilder: Sendable {
     }
 
     /// Appends the differences of `parts` to `out` (empty) sorted by time. Many are first spread
-    /// by the top bits of their time's distance from the earliest into 4,096 buckets (a counting
-    /// pass and a scatter, straight from the chunks), and each bucket is then sorted on its own,
-    /// within the cache. Equal times may come in any order: a step sums them all.
+    /// by the top bits of their time's distance from the earliest into buckets, about one per
+    /// eight differences (a counting pass and a scatter, straight from the chunks), and each
+    /// bucket is then sorted on its own: by insertion when it holds a few (as most do), in place
+    /// and within the cache. Equal times may come in any order: a step sums them all.
     static func gatherSorted(_ parts: [ChangeChunks], into out: inout [Change]) {
         let total = parts.reduce(0) { $0 + $1.count }
-        guard total > 4 * buckets else {
+        guard total > insertionLimit else {
             for part in parts { part.forEachChunk { out += $0 } }
-            out.sort { $0.time < $1.time }
+            out.withUnsafeMutableBufferPointer { insertionSort($0, 0..<total) }
             return
         }
         var earliest = Int64.max, latest = Int64.min
@@ -218,6 +231,8 @@ struct TimeIndexBuilder: Sendable {
         }
         // (The distance of two Int64 fits in a UInt64.)
         let span = UInt64(bitPattern: latest) &- UInt64(bitPattern: earliest)
+        let bucketBits = min(maximumBucketBits, max(minimumBucketBits, (Int.bitWidth - total.leadingZeroBitCount) - 3))
+        let buckets = 1 << bucketBits
         let shift = UInt64(max(0, (UInt64.bitWidth - span.leadingZeroBitCount) - bucketBits))
         func bucket(_ t: Int64) -> Int { Int((UInt64(bitPattern: t) &- UInt64(bitPattern: earliest)) >> shift) }
         var starts = [Int](repeating: 0, count: buckets + 1)
@@ -236,13 +251,33 @@ struct TimeIndexBuilder: Sendable {
                 }
             }
             for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
-                buffer[starts[b]..<starts[b + 1]].sort { $0.time < $1.time }
+                if starts[b + 1] - starts[b] <= insertionLimit {
+                    insertionSort(buffer, starts[b]..<starts[b + 1])
+                } else {
+                    buffer[starts[b]..<starts[b + 1]].sort { $0.time < $1.time }
+                }
             }
         }
     }
 
-    private static let bucketBits = 12
-    private static let buckets = 1 << bucketBits
+    /// Sorts `range` of `buffer` by time, moving each difference back past the later ones before it.
+    private static func insertionSort(_ buffer: UnsafeMutableBufferPointer<Change>, _ range: Range<Int>) {
+        for i in range.dropFirst() {
+            let c = buffer[i]
+            var j = i
+            while j > range.lowerBound, buffer[j - 1].time > c.time {
+                buffer[j] = buffer[j - 1]
+                j -= 1
+            }
+            buffer[j] = c
+        }
+    }
+
+    /// Buckets of `gatherSorted`: 2² to 2²⁰ (an array of starts of at most 8 MiB), and the most
+    /// differences sorted by insertion (a bucket past it, from times bunched by an outlier far
+    /// from the rest, is sorted by the standard library).
+    private static let minimumBucketBits = 2, maximumBucketBits = 20
+    private static let insertionLimit = 32
 
     /// The index of a whole log (no overlay) as of `position`, from the differences of every part
     /// (emptied here).
