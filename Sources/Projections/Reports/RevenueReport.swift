@@ -63,10 +63,13 @@ extension LedgerSnapshot {
     /// trial or a grant at price 0 is not).
     static func isChurned(_ f: UserFold) -> Bool { isChurned(f.state, books: f.books) }
 
-    static func isChurned(_ state: SubscriberState, books: UserBooks) -> Bool {
-        guard let sub = state.subscription, sub.endedBy != .transferOut, !sub.familyShared else { return false }
+    static func isChurned(_ state: borrowing SubscriberState, books: borrowing UserBooks) -> Bool {
+        // The production subscription's fields read in place (`subscription` would copy it: a walk asks at every instant).
+        guard let i = state.index(of: .production), state.subscriptions[i].endedBy != .transferOut, !state.subscriptions[i].familyShared else {
+            return false
+        }
         if !books.charges.isEmpty { return true }
-        return !sub.isTrial && (sub.price.map { $0 > .zero } ?? true)
+        return !state.subscriptions[i].isTrial && (state.subscriptions[i].price.map { $0 > .zero } ?? true)
     }
 
     /// Revenue as of `options.asOf`.
