@@ -114,7 +114,7 @@ import SubscriptionDomain
     }
 
     @Test func keysOfEverySizeAroundTheInsertionSortsLimitAreSummedAsAPlainSortSumsThem() {
-        // Key n is given n differences (1…300: sorted by insertion whole, or spread over 4 to 64
+        // Key n is given n differences (1…300: sorted by insertion whole, or spread over 8 to 64
         // buckets each sorted by insertion or, bunched, by the standard library), its times either
         // spread over a day, bunched in a few seconds with one outlier at an end of the range, or
         // given in descending order.

@@ -194,13 +194,13 @@ struct TimeIndexBuilder: Sendable {
             // One step per distinct instant whose changes, summed, move the key's sum.
             var sum: Int64 = 0, kept: Int64 = 0
             gathered.withUnsafeBufferPointer { g in
-                var i = 0
-                while i < g.count {
-                    let t = g[i].time
+                var next = 0
+                while next < g.count {
+                    let t = g[next].time
                     repeat {
-                        sum &+= g[i].delta
-                        i += 1
-                    } while i < g.count && g[i].time == t
+                        sum &+= g[next].delta
+                        next += 1
+                    } while next < g.count && g[next].time == t
                     if sum != kept {
                         steps.times.append(t)
                         steps.sums.append(sum)
@@ -273,10 +273,10 @@ struct TimeIndexBuilder: Sendable {
         }
     }
 
-    /// Buckets of `gatherSorted`: 2² to 2²⁰ (an array of starts of at most 8 MiB), and the most
+    /// Buckets of `gatherSorted`: 2³ to 2²⁰ (an array of starts of at most 8 MiB), and the most
     /// differences sorted by insertion (a bucket past it, from times bunched by an outlier far
     /// from the rest, is sorted by the standard library).
-    private static let minimumBucketBits = 2, maximumBucketBits = 20
+    private static let minimumBucketBits = 3, maximumBucketBits = 20
     private static let insertionLimit = 32
 
     /// The index of a whole log (no overlay) as of `position`, from the differences of every part
