@@ -214,7 +214,7 @@ struct TimeIndexBuilder: Sendable {
     }
 
     /// Appends the differences of `parts` to `out` (empty) sorted by time. Many are first spread
-    /// by the top bits of their time's distance from the earliest into buckets, about one per
+    /// by the top bits of their time's distance from the earliest into buckets, one per four to
     /// eight differences (a counting pass and a scatter, straight from the chunks), and each
     /// bucket is then sorted on its own: by insertion when it holds a few (as most do), in place
     /// and within the cache. Equal times may come in any order: a step sums them all.
@@ -273,7 +273,7 @@ struct TimeIndexBuilder: Sendable {
         }
     }
 
-    /// Buckets of `gatherSorted`: 2³ to 2²⁰ (an array of starts of at most 8 MiB), and the most
+    /// Buckets of `gatherSorted`: 2³ to 2²⁰ (two arrays of starts of at most 8 MiB each), and the most
     /// differences sorted by insertion (a bucket past it, from times bunched by an outlier far
     /// from the rest, is sorted by the standard library).
     private static let minimumBucketBits = 3, maximumBucketBits = 20
