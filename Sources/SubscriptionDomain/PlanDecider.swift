@@ -8,8 +8,11 @@ public struct PlanDecider: Sendable {
         let profile: Profile
         let groups: [String: String]
         let listedPrices: [String: ListedPrice]
+        /// Each product's id and `billingTerms`, in catalog order.
+        let billing: [(product: String, terms: BillingTerms)]
         init(_ profile: Profile) {
             self.profile = profile
+            billing = profile.products.map { ($0.id, BillingTerms(periodMonths: $0.periodMonths, price: Money.parse($0.price), currency: $0.currency)) }
             listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
                                       uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -37,6 +40,23 @@ public struct PlanDecider: Sendable {
     /// The catalog's product of `id` (the first listed), looked up without copying the profile
     /// (a catalog lists a few products: comparing ids costs less than hashing one).
     public func product(_ id: String) -> Profile.Product? { rules.profile.products.first { $0.id == id } }
+
+    /// What a subscription's recurring revenue takes from the catalog's product: its billing
+    /// period, its price and currency.
+    public struct BillingTerms: Sendable {
+        /// Months per billing period (nil: not a subscription).
+        public let periodMonths: Int?
+        /// The catalog price (nil when it does not parse as money).
+        public let price: Money?
+        public let currency: String
+    }
+
+    /// The billing terms of the catalog's product of `id` (the first listed, as `product(_:)`):
+    /// what the walk asks at every instant of a paying user, so it is not the whole product copied.
+    public func billingTerms(of id: String) -> BillingTerms? {
+        for i in rules.billing.indices where rules.billing[i].product == id { return rules.billing[i].terms }
+        return nil
+    }
 
     /// The subscription group of a product (the product id itself when the profile does not know it).
     func group(of product: String) -> String { rules.groups[product] ?? product }

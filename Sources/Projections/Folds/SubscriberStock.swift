@@ -25,8 +25,8 @@ package struct SubscriberStock: Sendable, Equatable {
             // A family member holds access, not a subscription: neither active nor in MRR.
             if let i, state.subscriptions[i].familyShared { break }
             s.active = 1
-            if let i, let product = decider.product(state.subscriptions[i].product),
-               let price = state.subscriptions[i].price ?? Money.parse(product.price), price >= .zero, let months = product.periodMonths {
+            if let i, let product = decider.billingTerms(of: state.subscriptions[i].product),
+               let price = state.subscriptions[i].price ?? product.price, price >= .zero, let months = product.periodMonths {
                 // (A negative price, which only a log written before the import checked ranges can hold, is no revenue, as in gross.)
                 s.currency = state.subscriptions[i].currency ?? product.currency
                 s.mrr = price.scaled(by: 1, over: Int64(months))

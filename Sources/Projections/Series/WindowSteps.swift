@@ -74,7 +74,7 @@ struct WindowSteps {
         // A paid start opens a retention cohort (as SeriesWalker.startRetention): the first one for
         // a series without a start, a later one on a later day for series from a day after the one before.
         if rule == .purchaseStartsPro || rule == .trialConverted,
-           let sub = fold.state.subscription, !sub.familyShared, let months = decider.product(sub.product)?.periodMonths {
+           let sub = fold.state.subscription, !sub.familyShared, let months = decider.billingTerms(of: sub.product)?.periodMonths {
             let day = SeriesBuckets.day(of: e.time), before = lastPaidDay
             lastPaidDay = day
             // A second paid start on the same day is never a series' cohort (the first of the day is).
