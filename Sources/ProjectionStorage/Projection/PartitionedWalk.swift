@@ -63,12 +63,20 @@ enum PartitionedWalk {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
-        var event = EventCache.Reader.blank
+        // Each event is read in place into the list's slot, kept from user to user (a slot is
+        // added only past the longest user so far, and what is past a user's last event is let
+        // go): an event read aside and appended was a copy of the whole event, and one more to
+        // let go, per event.
         var events: [Event] = []
         while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }, types: types) {
-            event.user = user
-            events.removeAll(keepingCapacity: true)
-            while try cache.nextEvent(into: &event) != nil { events.append(event) }
+            var n = 0
+            while true {
+                if n == events.count { events.append(EventCache.Reader.blank) }
+                guard try cache.nextEvent(into: &events[n]) != nil else { break }
+                events[n].user = user
+                n += 1
+            }
+            events.removeSubrange(n...)
             body(user, events)
         }
         try cache.finish()
