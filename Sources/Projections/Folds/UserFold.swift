@@ -74,22 +74,26 @@ package struct UserFold: Sendable, Equatable, UserKeyed {
 
     private mutating func scheduleNotifications(_ e: Event, rule: Rule, hadBillingIssue: Bool, decider: PlanDecider) {
         let inAppOnly = state.disabledCategories.contains("billing")
+        // The production subscription's fields are read in place (`subscription` would copy the whole of it).
         switch rule {
         case .purchaseStartsTrial, .trialOncePerGroup:
-            guard let sub = state.subscription, !notifications.contains(where: { $0.key == sub.transaction }) else { return }
-            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: sub.expires - decider.trialReminderLead, key: sub.transaction,
-                                                   inAppOnly: inAppOnly, scheduledAt: e.time))
+            guard let s = state.index(of: .production) else { return }
+            let transaction = state.subscriptions[s].transaction
+            guard !notifications.contains(where: { $0.key == transaction }) else { return }
+            notifications.append(NotificationEntry(kind: .trialEnding, fireAt: state.subscriptions[s].expires - decider.trialReminderLead,
+                                                   key: transaction, inAppOnly: inAppOnly, scheduledAt: e.time))
         case .refundCurrent, .revoke, .transferOut, .expiration:
             // The trial ended early: its reminder is dropped if it has not fired yet.
             // Ending access leaves the subscription's transaction and trial flag as they were.
-            guard let b = state.subscription, b.isTrial else { return }
-            for i in notifications.indices where notifications[i].key == b.transaction && notifications[i].kind == .trialEnding
+            guard let s = state.index(of: .production), state.subscriptions[s].isTrial else { return }
+            let transaction = state.subscriptions[s].transaction
+            for i in notifications.indices where notifications[i].key == transaction && notifications[i].kind == .trialEnding
                 && notifications[i].fireAt > e.time && notifications[i].cancelledAt == nil {
                 notifications[i].cancelledAt = e.time
             }
         case .billingGrace:
-            guard let sub = state.subscription, !hadBillingIssue else { return }
-            let key = "billing:" + sub.transaction
+            guard let s = state.index(of: .production), !hadBillingIssue else { return }
+            let key = "billing:" + state.subscriptions[s].transaction
             guard !notifications.contains(where: { $0.key == key }) else { return }
             notifications.append(NotificationEntry(kind: .paymentFailed, fireAt: e.time, key: key, inAppOnly: inAppOnly, scheduledAt: e.time))
         case .notificationCategory:

@@ -73,8 +73,9 @@ struct WindowSteps {
         }
         // A paid start opens a retention cohort (as SeriesWalker.startRetention): the first one for
         // a series without a start, a later one on a later day for series from a day after the one before.
-        if rule == .purchaseStartsPro || rule == .trialConverted,
-           let sub = fold.state.subscription, !sub.familyShared, let months = decider.billingTerms(of: sub.product)?.periodMonths {
+        // (The production subscription's fields read in place: `subscription` would copy the whole of it.)
+        if rule == .purchaseStartsPro || rule == .trialConverted, let i = fold.state.index(of: .production),
+           !fold.state.subscriptions[i].familyShared, let months = decider.billingTerms(of: fold.state.subscriptions[i].product)?.periodMonths {
             let day = SeriesBuckets.day(of: e.time), before = lastPaidDay
             lastPaidDay = day
             // A second paid start on the same day is never a series' cohort (the first of the day is).
@@ -102,7 +103,8 @@ struct WindowSteps {
         while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
             checks.removeFirst()
             emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1)
-            if decider.status(state, at: first.at).planState == .pro && state.subscription?.familyShared != true {
+            if decider.status(state, at: first.at).planState == .pro
+                && state.index(of: .production).map({ state.subscriptions[$0].familyShared }) != true {
                 emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)
             }
         }
