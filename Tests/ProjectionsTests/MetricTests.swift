@@ -25,6 +25,23 @@ import SubscriptionDomain
         for m in Metric.all { #expect(counts[m] == UInt32(m.slot + 2), "\(m.name)") }
     }
 
+    /// Counts are equal when every slot is, the one past the sixteen inline lanes included: a
+    /// change of any one slot makes them differ (`==` compares the lanes as one vector).
+    @Test func countsAreEqualExactlyWhenEverySlotIs() {
+        var base = MetricCounts()
+        for m in Metric.all { base[m] = UInt32(3 * m.slot + 1) }
+        #expect(base == base)
+        for m in Metric.all {
+            for change: UInt32 in [1, 1 << 16, 1 << 31] {
+                var other = base
+                other[m] = base[m] &+ change
+                #expect(other != base, "\(m.name) + \(change)")
+                other[m] = base[m]
+                #expect(other == base, "\(m.name)")
+            }
+        }
+    }
+
     /// An event counted by itself counts under its own type's name; purchases and renewals count by their rule.
     @Test func aTypeCountedPerEventCountsUnderItsOwnName() {
         var counted: [String] = []

@@ -23,6 +23,13 @@ package struct MetricCounts: Sendable, Equatable {
         }
     }
 
+    /// Equal when every slot is: the sixteen low slots compared as one vector. (The synthesized
+    /// `==` compares a `SIMD16` lane by lane, each lane taken from memory, and the time index's
+    /// walk compares a user's counts at every instant it samples them.)
+    package static func == (a: MetricCounts, b: MetricCounts) -> Bool {
+        a.last == b.last && all(a.low .== b.low)
+    }
+
     /// The metric names, in slot order.
     static let names: [String] = Metric.all.map(\.name)
 
