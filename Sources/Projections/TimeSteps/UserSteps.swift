@@ -149,11 +149,16 @@ package struct UserSteps {
             for k in at {
                 // Taken once: an array's element handed to a call is copied per call (twice per event, measured).
                 let e = events[k]
-                // Only a transfer event sets `transferOut` (UserFold.apply): no copy of it around the others.
-                let transfer = e.type == .transfer
-                let before = transfer ? w.fold.transferOut : nil, books = w.fold.books, converted = w.fold.trialConverted
-                w.fold.apply(e, decider, options)
-                if transfer, w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
+                let books = w.fold.books, converted = w.fold.trialConverted
+                // Only a transfer event sets `transferOut` (UserFold.apply): the others are folded
+                // without one held around them (even a nil one was set up and let go per event).
+                if e.type == .transfer {
+                    let before = w.fold.transferOut
+                    w.fold.apply(e, decider, options)
+                    if w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
+                } else {
+                    w.fold.apply(e, decider, options)
+                }
                 w.windows.event(e, index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
             }
             if !at.isEmpty {
