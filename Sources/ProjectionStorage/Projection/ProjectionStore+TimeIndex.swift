@@ -55,7 +55,7 @@ extension ProjectionStore {
         } catch is ProjectionReader.Unreadable {
             // A block of the stored base failed its checks while merging: built again below.
         }
-        return try rebuiltTimeIndex(head: head)
+        return try rebuiltTimeIndex(head: head, log: log)
     }
 
     /// The stored index brought to `head`, or nil when there is none that goes with the log.
@@ -134,10 +134,12 @@ extension ProjectionStore {
     /// profile: then it answers as of any instant, now included, without folding every user.
     public var timeIndexAtHand: Bool { PlatformDirectory.exists(timeIndexPath) || !derivationSources().isEmpty }
 
-    /// The index built from the log as of `head` (through the event cache), and saved.
-    private func rebuiltTimeIndex(head: UInt64? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
-        let index = try TimeIndex.build(directory: logDirectory, profile: profile, fingerprint: timeIndexFingerprint,
-                                        partitions: partitions, through: head)
+    /// The index built from the log as of `head` (through the event cache), and saved: through
+    /// `log` when given (a handle open at `head`), else through a handle of its own.
+    private func rebuiltTimeIndex(head: UInt64? = nil, log: EventLog? = nil) throws -> (index: TimeIndex, refresh: TimeIndexRefresh) {
+        let index = try log.map { try TimeIndex.build(log: $0, directory: logDirectory, profile: profile, fingerprint: timeIndexFingerprint,
+                                                      partitions: partitions) }
+            ?? TimeIndex.build(directory: logDirectory, profile: profile, fingerprint: timeIndexFingerprint, partitions: partitions, through: head)
         var refresh = TimeIndexRefresh()
         refresh.rebuilt = true
         refresh.wrote = (try? index.write(path: timeIndexPath)) != nil

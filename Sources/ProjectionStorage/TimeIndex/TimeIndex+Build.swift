@@ -17,8 +17,15 @@ extension TimeIndex {
     /// writable; otherwise gathered from the log). The recipients of transfers are then walked
     /// again from their own streams, with what was handed to them as of each instant.
     static func build(directory: String, profile: Profile, fingerprint: String, partitions: Int, through: UInt64? = nil) throws -> TimeIndex {
+        try build(log: try ProjectionStore.openForScans(directory, through: through), directory: directory, profile: profile,
+                  fingerprint: fingerprint, partitions: partitions)
+    }
+
+    /// The same as of the head of `log`, a read handle already open on the log in `directory`
+    /// (the store's, with the log's index files: a handle for scans would hash the whole last
+    /// segment again to find the head, 5 % of a build from the event cache).
+    static func build(log: EventLog, directory: String, profile: Profile, fingerprint: String, partitions: Int) throws -> TimeIndex {
         let partitions = max(1, partitions)
-        let log = try ProjectionStore.openForScans(directory, through: through)
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
         let steps = UserSteps(profile: profile, includeSandbox: fingerprint.hasSuffix(sandboxMark))
