@@ -63,10 +63,10 @@ enum PartitionedWalk {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
-        // Each event is read in place into the list's slot, kept from user to user (a slot is
-        // added only past the longest user so far, and what is past a user's last event is let
-        // go): an event read aside and appended was a copy of the whole event, and one more to
-        // let go, per event.
+        // Each event is read in place into its slot of the list, the slots of the user before
+        // reused (one is added only past them, and those past a user's last event are let go):
+        // an event read aside and appended was a copy of the whole event, and one more to let
+        // go, per event.
         var events: [Event] = []
         while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }, types: types) {
             var n = 0
