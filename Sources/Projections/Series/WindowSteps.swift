@@ -85,12 +85,8 @@ struct WindowSteps {
                 checks.reserveCapacity(checks.count + LedgerSeries.retentionPeriods)
                 for n in 1...LedgerSeries.retentionPeriods {
                     let at = Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace
-                    // In time order among the earlier cohorts' checks (a user has few paid starts).
-                    if checks.last.map({ $0.at <= at }) ?? true {
-                        checks.append((at, cohort, n))
-                    } else {
-                        checks.insert((at, cohort, n), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
-                    }
+                    // In time order among the earlier cohorts' checks (found from the end: mostly the end itself).
+                    checks.insert((at, cohort, n), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
                 }
             }
         }
