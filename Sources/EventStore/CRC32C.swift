@@ -30,6 +30,16 @@ public enum CRC32C {
         return ~hardware_crc32c_update(~crc, base, bytes.count)
     }
 
+    /// The CRC-32C of three buffers at once: on the CPU's instruction the three run as independent
+    /// chains, about three times the speed of one after the other (a segment's frames are checked so).
+    public static func checksums(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer) -> (UInt32, UInt32, UInt32) {
+        guard usesHardware, let pa = a.baseAddress, let pb = b.baseAddress, let pc = c.baseAddress else {
+            return (checksum(a), checksum(b), checksum(c))
+        }
+        let s = hardware_crc32c_update3(hardware_crc32c_states(a: ~0, b: ~0, c: ~0), pa, a.count, pb, b.count, pc, c.count)
+        return (~s.a, ~s.b, ~s.c)
+    }
+
     /// The same checksum from the tables alone (the fallback, and the reference the instruction is tested against).
     static func softwareChecksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         var c = ~crc

@@ -82,8 +82,13 @@ extension EventLog {
         // The last segment's records behind the covered head are read again, frame by frame
         // (CRC32C, positions): damage there is found by every handle, not only by `verify`.
         if options.checksLastSegmentAtOpen || access == .write {
-            try Self.checkFrames(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
-                                 firstPosition: adopted[last].base)
+            // The sampled record nearest the middle, where a second core starts its half.
+            let middle = adopted[last].end / 2
+            let midway = manifest.samples.lazy.map { ($0.position, Self.unpack($0.location)) }
+                .filter { $0.1.segment == location.segment }
+                .min { abs(Int($0.1.offset) - middle) < abs(Int($1.1.offset) - middle) }
+            try Self.checkFramesOnBothCores(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
+                                            firstPosition: adopted[last].base, midway: midway.map { (position: $0.0, offset: Int($0.1.offset)) })
         }
         segments = adopted
         for i in segments.indices { try checkHeader(of: i == last ? file : PlatformFile(path: segments[i].path, mode: .readOnly), segment: i) }
@@ -93,46 +98,6 @@ extension EventLog {
         manifestGeneration = manifest.generation
         positionSamples = manifest.samples.map { ($0.position, Self.unpack($0.location), $0.recorded) }
         return true
-    }
-
-    /// Checks every frame of `file` between two offsets (CRC32C of header and body, consecutive
-    /// positions), reading 4 MiB at a time; any failure is damage naming the offset and position.
-    static func checkFrames(of file: PlatformFile, path: String, from start: Int, to end: Int, firstPosition: UInt64) throws {
-        var buffer = [UInt8](repeating: 0, count: 4 << 20)
-        var offset = start, expected = firstPosition
-        while offset < end {
-            let want = min(buffer.count, end - offset)
-            let got = try buffer.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: offset) }
-            guard got == want else { throw EventStoreError(.damaged, "segment is shorter than its committed length", path: path, offset: offset + got) }
-            var parsed = 0
-            var grow = 0
-            try buffer.withUnsafeBytes { raw in
-                let b = UnsafeRawBufferPointer(rebasing: raw[0..<want])
-                scanning: while parsed < want {
-                    switch LogFormat.frame(in: b, at: parsed, maxBodySize: Int(UInt32.max)) {
-                    case .end: break scanning
-                    case .torn(let why):
-                        if offset + want == end { throw EventStoreError(.damaged, why, path: path, offset: offset + parsed, position: expected) }
-                        if parsed == 0 { grow = LogFormat.frameHeaderSize + Int(b.le32(0)) }
-                        break scanning
-                    case .damaged(let why):
-                        throw EventStoreError(.damaged, why, path: path, offset: offset + parsed, position: expected)
-                    case .record(let body, let length):
-                        guard body.position == expected else {
-                            throw EventStoreError(.damaged, "record holds position \(body.position) where \(expected) was expected", path: path, offset: offset + parsed, position: expected)
-                        }
-                        expected += 1
-                        parsed += length
-                    }
-                }
-            }
-            if parsed == 0 {
-                // Nothing whole in a full buffer: a frame longer than it (read again with room), or damage.
-                guard grow > buffer.count else { throw EventStoreError(.damaged, "zero fill or a cut frame inside the committed records", path: path, offset: offset, position: expected) }
-                buffer = [UInt8](repeating: 0, count: grow)
-            }
-            offset += parsed
-        }
     }
 
     /// Forgets everything this handle indexed (before indexing the segments again).

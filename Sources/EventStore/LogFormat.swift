@@ -101,6 +101,31 @@ enum LogFormat {
 
     /// Reads the frame at `offset` of `b`, checking lengths and CRCs.
     static func frame(in b: UnsafeRawBufferPointer, at offset: Int, maxBodySize: Int) -> Frame {
+        switch frameHeader(in: b, at: offset, maxBodySize: maxBodySize) {
+        case .end: return .end
+        case .torn(let why): return .torn(why)
+        case .damaged(let why): return .damaged(why)
+        case .whole(let length, let bodyCRC):
+            let body = UnsafeRawBufferPointer(rebasing: b[(offset + frameHeaderSize)..<(offset + frameHeaderSize + length)])
+            if CRC32C.checksum(body) != bodyCRC { return .damaged(bodyChecksumMismatch) }
+            if let why = layoutProblem(ofBody: body) { return .damaged(why) }
+            return .record(FrameBody(bytes: body, idLength: Int(body.le16(28)), streamLength: Int(body.le16(30))), frameLength: frameHeaderSize + length)
+        }
+    }
+
+    /// The outcome of looking at a frame's header alone.
+    enum FrameHeader {
+        /// A header that checks, whose body of `length` bytes is whole in the buffer (its CRC not yet checked).
+        case whole(length: Int, bodyCRC: UInt32)
+        case torn(String)
+        case damaged(String)
+        case end
+    }
+
+    /// Checks the frame header at `offset` of `b` (its CRC, the body's length and that the body
+    /// is whole), leaving the body's CRC to the caller: `frame(in:at:maxBodySize:)` checks it at
+    /// once, a segment's check (`EventLog.checkFrames`) three bodies at a time.
+    static func frameHeader(in b: UnsafeRawBufferPointer, at offset: Int, maxBodySize: Int) -> FrameHeader {
         let remaining = b.count - offset
         if remaining == 0 { return .end }
         if remaining < frameHeaderSize {
@@ -121,11 +146,14 @@ enum LogFormat {
         if remaining - frameHeaderSize < length {
             return .torn("frame body cut short (\(remaining - frameHeaderSize) of \(length) bytes)")
         }
-        let body = UnsafeRawBufferPointer(rebasing: b[(offset + frameHeaderSize)..<(offset + frameHeaderSize + length)])
-        if CRC32C.checksum(body) != bodyCRC { return .damaged("record checksum (CRC32C) mismatch") }
-        let idLength = Int(body.le16(28)), streamLength = Int(body.le16(30))
-        if bodyFixedSize + idLength + streamLength > length { return .damaged("id and stream lengths exceed the record") }
-        return .record(FrameBody(bytes: body, idLength: idLength, streamLength: streamLength), frameLength: frameHeaderSize + length)
+        return .whole(length: length, bodyCRC: bodyCRC)
+    }
+
+    static let bodyChecksumMismatch = "record checksum (CRC32C) mismatch"
+
+    /// What is wrong with the layout of a body whose CRC checks (its id and stream lengths), if anything.
+    static func layoutProblem(ofBody body: UnsafeRawBufferPointer) -> String? {
+        bodyFixedSize + Int(body.le16(28)) + Int(body.le16(30)) > body.count ? "id and stream lengths exceed the record" : nil
     }
 }
 

@@ -28,6 +28,28 @@ uint32_t hardware_crc32c_update(uint32_t state, const void *bytes, size_t length
     return c32;
 }
 
+__attribute__((target("sse4.2")))
+hardware_crc32c_states hardware_crc32c_update3(hardware_crc32c_states states, const void *a, size_t la, const void *b, size_t lb, const void *c, size_t lc) {
+    const unsigned char *p0 = a, *p1 = b, *p2 = c;
+    size_t common = la < lb ? la : lb;
+    if (lc < common) common = lc;
+    common &= ~(size_t)7;
+    uint64_t c0 = states.a, c1 = states.b, c2 = states.c;
+    for (size_t i = 0; i < common; i += 8) {
+        uint64_t w0, w1, w2;
+        memcpy(&w0, p0 + i, 8);
+        memcpy(&w1, p1 + i, 8);
+        memcpy(&w2, p2 + i, 8);
+        c0 = _mm_crc32_u64(c0, w0);
+        c1 = _mm_crc32_u64(c1, w1);
+        c2 = _mm_crc32_u64(c2, w2);
+    }
+    states.a = hardware_crc32c_update((uint32_t)c0, p0 + common, la - common);
+    states.b = hardware_crc32c_update((uint32_t)c1, p1 + common, lb - common);
+    states.c = hardware_crc32c_update((uint32_t)c2, p2 + common, lc - common);
+    return states;
+}
+
 #elif defined(__aarch64__) && defined(__linux__)
 #include <arm_acle.h>
 #include <sys/auxv.h>
@@ -56,6 +78,28 @@ uint32_t hardware_crc32c_update(uint32_t state, const void *bytes, size_t length
     return c;
 }
 
+__attribute__((target("crc")))
+hardware_crc32c_states hardware_crc32c_update3(hardware_crc32c_states states, const void *a, size_t la, const void *b, size_t lb, const void *c, size_t lc) {
+    const unsigned char *p0 = a, *p1 = b, *p2 = c;
+    size_t common = la < lb ? la : lb;
+    if (lc < common) common = lc;
+    common &= ~(size_t)7;
+    uint32_t c0 = states.a, c1 = states.b, c2 = states.c;
+    for (size_t i = 0; i < common; i += 8) {
+        uint64_t w0, w1, w2;
+        memcpy(&w0, p0 + i, 8);
+        memcpy(&w1, p1 + i, 8);
+        memcpy(&w2, p2 + i, 8);
+        c0 = __crc32cd(c0, w0);
+        c1 = __crc32cd(c1, w1);
+        c2 = __crc32cd(c2, w2);
+    }
+    states.a = hardware_crc32c_update(c0, p0 + common, la - common);
+    states.b = hardware_crc32c_update(c1, p1 + common, lb - common);
+    states.c = hardware_crc32c_update(c2, p2 + common, lc - common);
+    return states;
+}
+
 #else
 
 int hardware_crc32c_available(void) { return 0; }
@@ -64,6 +108,11 @@ uint32_t hardware_crc32c_update(uint32_t state, const void *bytes, size_t length
     (void)bytes;
     (void)length;
     return state;
+}
+
+hardware_crc32c_states hardware_crc32c_update3(hardware_crc32c_states states, const void *a, size_t la, const void *b, size_t lb, const void *c, size_t lc) {
+    (void)a; (void)la; (void)b; (void)lb; (void)c; (void)lc;
+    return states;
 }
 
 #endif

@@ -1,0 +1,119 @@
+import Foundation
+import Platform
+import Testing
+import TestKit
+@testable import EventStore
+
+/// The check of the last segment at open (docs/log-format.md, "What is checked where"): bodies'
+/// CRCs three at a time, and a long segment checked in two halves on two cores. Whatever the
+/// split, the damage named is the first, as one pass over the frames names it.
+@Suite struct LastSegmentCheck {
+    /// A one-segment log of `count` records with payloads of `size` bytes; the writer saves its index files as it closes.
+    static func build(_ dir: String, count: Int, size: Int) throws {
+        let log = try EventLog(directory: dir)
+        for start in stride(from: 0, to: count, by: 1000) {
+            try log.append(proposed(min(1000, count - start), prefix: "r\(start)-", size: size))
+        }
+    }
+
+    /// The offset of every frame of a segment's bytes.
+    static func frameStarts(_ b: [UInt8]) -> [Int] {
+        var starts: [Int] = []
+        var o = LogFormat.segmentHeaderSize
+        while o + LogFormat.frameHeaderSize <= b.count {
+            starts.append(o)
+            o += LogFormat.frameHeaderSize + b.withUnsafeBytes { Int($0.le32(o)) }
+        }
+        return starts
+    }
+
+    @Test func threeChecksumsAtOnceEqualTheTablesForEveryLengthAndAlignment() {
+        let seed: UInt64 = 0x5EED_C3C3
+        var random = SplitMix64(seed: seed)
+        let data = (0..<1200).map { _ in UInt8.random(in: 0...255, using: &random) }
+        data.withUnsafeBytes { all in
+            for _ in 0..<2000 {
+                let slices = (0..<3).map { _ -> UnsafeRawBufferPointer in
+                    let start = Int.random(in: 0..<8, using: &random)
+                    return UnsafeRawBufferPointer(rebasing: all[start..<(start + Int.random(in: 0...400, using: &random))])
+                }
+                let (a, b, c) = CRC32C.checksums(slices[0], slices[1], slices[2])
+                #expect([a, b, c] == slices.map { CRC32C.softwareChecksum($0) }, "seed \(seed), lengths \(slices.map(\.count))")
+            }
+        }
+    }
+
+    /// One byte flipped in every frame (its length, its header CRC, its body CRC, its position,
+    /// its id length, a payload byte), the segment checked in halves split at its 20th record:
+    /// the error is the one pass's, at the offset and position `verify` names.
+    @Test func damageInEitherHalfIsNamedAsOnePassNamesIt() throws {
+        let source = Scratch()
+        try Self.build(source.path, count: 40, size: 30)
+        let sound = fileBytes(segmentFiles(of: source.path)[0])
+        let starts = Self.frameStarts(sound)
+        #expect(starts.count == 40)
+        let midway = (position: UInt64(21), offset: starts[20])
+        for (record, start) in starts.enumerated() {
+            for within in [0, 5, 9, 12, 12 + 29, 12 + 70] {
+                let dir = Scratch()
+                try FileManager.default.createDirectory(atPath: dir.path + "/segments", withIntermediateDirectories: true)
+                let path = dir.path + "/segments/" + LogFormat.segmentName(base: 1)
+                var damaged = sound
+                damaged[start + within] ^= 0x21
+                writeFileBytes(path, damaged)
+                let file = try PlatformFile(path: path, mode: .readOnly)
+                let onePass = #expect(throws: EventStoreError.self) {
+                    try EventLog.checkFrames(of: file, path: path, from: LogFormat.segmentHeaderSize, to: sound.count, firstPosition: 1)
+                }
+                let halves = #expect(throws: EventStoreError.self) {
+                    try EventLog.checkFramesOnBothCores(of: file, path: path, from: LogFormat.segmentHeaderSize, to: sound.count,
+                                                        firstPosition: 1, midway: midway, splittingFrom: 0)
+                }
+                let verified = LogVerifier.verify(directory: dir.path).damage
+                #expect(halves?.description == onePass?.description, "record \(record + 1), byte \(within)")
+                #expect(halves?.offset == start && halves?.position == UInt64(record + 1), "record \(record + 1), byte \(within)")
+                #expect(verified?.offset == start && verified?.position == UInt64(record + 1), "record \(record + 1), byte \(within)")
+            }
+        }
+    }
+
+    /// A sample that is not where it says (inside a frame, another position) costs a second pass, never a false alarm.
+    @Test func aSoundSegmentPassesWhateverTheSampleSays() throws {
+        let dir = Scratch()
+        try Self.build(dir.path, count: 40, size: 30)
+        let path = segmentFiles(of: dir.path)[0]
+        let bytes = fileBytes(path)
+        let starts = Self.frameStarts(bytes)
+        let file = try PlatformFile(path: path, mode: .readOnly)
+        #expect(try EventLog.checkFrames(of: file, path: path, from: LogFormat.segmentHeaderSize, to: bytes.count, firstPosition: 1) == 41)
+        for midway in [(UInt64(21), starts[20]), (21, starts[20] + 1), (20, starts[20]), (22, starts[20]), (2, starts[1]), (40, starts[39]),
+                       (41, bytes.count - 1), (UInt64.max, starts[30])] {
+            try EventLog.checkFramesOnBothCores(of: file, path: path, from: LogFormat.segmentHeaderSize, to: bytes.count,
+                                                firstPosition: 1, midway: (position: midway.0, offset: midway.1), splittingFrom: 0)
+        }
+    }
+
+    /// A last segment past the split threshold, opened by a handle that adopts the index files:
+    /// damage in its first or second half is named at open, at its record.
+    @Test func aHandleAdoptingTheIndexFilesNamesDamageInEitherHalfOfALongLastSegment() throws {
+        let dir = Scratch()
+        try Self.build(dir.path, count: 24_000, size: 200)
+        let path = segmentFiles(of: dir.path)[0]
+        let sound = fileBytes(path)
+        #expect(sound.count > EventLog.splitCheckMinimum)
+        let starts = Self.frameStarts(sound)
+        var unchecked = EventLog.Options()
+        unchecked.checksLastSegmentAtOpen = false
+        for record in [0, 5_000, 11_999, 12_500, 20_000, starts.count - 2] {
+            var damaged = sound
+            damaged[starts[record] + 40] ^= 0x04
+            writeFileBytes(path, damaged)
+            let error = #expect(throws: EventStoreError.self, "record \(record + 1)") { try EventLog(directory: dir.path, access: .read) }
+            #expect(error?.code == .damaged && error?.offset == starts[record] && error?.position == UInt64(record + 1), "record \(record + 1)")
+            // The handle adopted the index files: without the check at open it reads nothing of the segment.
+            #expect(try EventLog(directory: dir.path, access: .read, options: unchecked).head.position == UInt64(starts.count))
+        }
+        writeFileBytes(path, sound)
+        #expect(try EventLog(directory: dir.path, access: .read).head.position == UInt64(starts.count))
+    }
+}
