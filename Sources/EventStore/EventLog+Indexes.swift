@@ -56,12 +56,16 @@ extension EventLog {
         guard names.count >= manifest.segmentBases.count,
               zip(names, manifest.segmentBases).allSatisfy({ $0.0 == $1 }),
               manifest.segmentBases.first == 1 else { return false }
+        // One open per sealed segment, for its size and its header.
         var adopted: [Segment] = []
         for (i, (base, name)) in names.prefix(manifest.segmentBases.count).enumerated() {
             let path = segmentDirectory + "/" + name
-            let size = try PlatformFile(path: path, mode: .readOnly).size()
+            let file = try PlatformFile(path: path, mode: .readOnly)
+            let size = try file.size()
             adopted.append(Segment(base: base, path: path, end: size))
-            if i < manifest.segmentBases.count - 1 && size <= LogFormat.segmentHeaderSize { return false }
+            guard i < manifest.segmentBases.count - 1 else { break }
+            if size <= LogFormat.segmentHeaderSize { return false }
+            try Self.checkHeader(of: file, path: path, base: base)
         }
         // The covered head's record must be at its location and hash to its hash.
         let last = adopted.count - 1
@@ -91,7 +95,7 @@ extension EventLog {
                                             firstPosition: adopted[last].base, midway: midway.map { (position: $0.0, offset: Int($0.1.offset)) })
         }
         segments = adopted
-        for i in segments.indices { try checkHeader(of: i == last ? file : PlatformFile(path: segments[i].path, mode: .readOnly), segment: i) }
+        try checkHeader(of: file, segment: last)
         self.head = head
         headLocation = manifest.headLocation
         runs = opened

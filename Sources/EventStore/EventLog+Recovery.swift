@@ -74,11 +74,15 @@ extension EventLog {
 
     /// Checks segment `i`'s header (magic, version, CRC) and that it names the base its file name gives.
     func checkHeader(of file: PlatformFile, segment i: Int) throws {
-        let path = segments[i].path
+        try Self.checkHeader(of: file, path: segments[i].path, base: segments[i].base)
+    }
+
+    /// Checks the header of the segment file at `path`, whose name says it starts at `base`.
+    static func checkHeader(of file: PlatformFile, path: String, base named: UInt64) throws {
         let header = try file.readBytes(at: 0, count: LogFormat.segmentHeaderSize)
         let base = try header.withUnsafeBytes { (b) throws in try LogFormat.checkSegmentHeader(b, path: path) }
-        guard base == segments[i].base else {
-            throw EventStoreError(.damaged, "segment header says position \(base), its name says \(segments[i].base)", path: path, offset: 16)
+        guard base == named else {
+            throw EventStoreError(.damaged, "segment header says position \(base), its name says \(named)", path: path, offset: 16)
         }
     }
 
