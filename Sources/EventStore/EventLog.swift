@@ -9,7 +9,7 @@ public final class EventLog {
     public struct Options: Sendable {
         /// A segment rolls when the next batch would take it past this size. Every handle that
         /// adopts the index files reads the last segment again at open, so this bounds that read:
-        /// at 16 MiB, 2–4 ms of a read's time.
+        /// at 16 MiB, at most about 4 ms of CPU.
         public var segmentSize: Int = 16 << 20
         /// The largest record body accepted.
         public var maxRecordSize: Int = 1 << 20
