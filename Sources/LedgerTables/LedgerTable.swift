@@ -32,7 +32,7 @@ public enum LedgerTable: String, Sendable, CaseIterable {
                 ParquetColumn("offer", .string, nullable: true, dictionary: true), ParquetColumn("price", money, nullable: true),
                 ParquetColumn("currency", .string, nullable: true, dictionary: true), ParquetColumn("refunded_at", time, nullable: true),
                 ParquetColumn("family_shared", .boolean), ParquetColumn("sandbox", .boolean),
-                ParquetColumn("renewal_number", .int64, nullable: true),
+                ParquetColumn("renewal_number", .int64, nullable: true), ParquetColumn("temporary_grant", .boolean),
             ]
         case .users:
             return [

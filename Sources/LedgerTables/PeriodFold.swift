@@ -40,12 +40,12 @@ struct PeriodFold {
             let environment = p.environment ?? .production
             guard let sub = subscription(environment), sub.transaction == p.transaction, sub.startedAt == e.time else { return }
             let temporary = p.temporaryGrant
-            let booked = p.offer == .freeTrial || p.familyShared == true ? nil : Self.booked(p.product, p.price, p.currency, decider)
+            let booked = p.offer == .freeTrial || p.familyShared == true || temporary ? nil : Self.booked(p.product, p.price, p.currency, decider)
             open(environment, at: e.time, before: before, decider, SubscriptionPeriod(
                 user: state.user, product: p.product, transaction: p.transaction, originalTransaction: sub.originalTransaction,
                 start: e.time, expires: p.expires, effectiveEnd: nil, isTrial: sub.isTrial, offer: p.offer,
                 price: booked?.price, currency: booked?.currency ?? p.currency, refundedAt: nil, familyShared: sub.familyShared,
-                sandbox: environment == .sandbox, renewalNumber: temporary ? nil : 1))
+                sandbox: environment == .sandbox, renewalNumber: temporary ? nil : 1, temporaryGrant: temporary))
         case .renewal(let r):
             guard let environment = environment(holding: r.transaction) else { return }
             let sub = subscription(environment)!
@@ -97,7 +97,7 @@ struct PeriodFold {
         open(.production, at: t.time, before: before, decider, SubscriptionPeriod(
             user: state.user, product: sub.product, transaction: sub.transaction, originalTransaction: sub.originalTransaction,
             start: t.time, expires: sub.expires, effectiveEnd: nil, isTrial: sub.isTrial, offer: nil, price: nil, currency: nil,
-            refundedAt: nil, familyShared: sub.familyShared, sandbox: false, renewalNumber: nil))
+            refundedAt: nil, familyShared: sub.familyShared, sandbox: false, renewalNumber: nil, temporaryGrant: sub.temporaryGrant))
         return true
     }
 

@@ -20,7 +20,8 @@ public struct SubscriptionPeriod: Sendable, Equatable {
     public var isTrial: Bool
     public var offer: Offer?
     /// What the ledger books for the transaction (the reported price, else the catalog's); nil
-    /// when it books nothing (a free trial, a family member's access, a received transfer, a zero price).
+    /// when it books nothing (a free trial, a family member's access, a temporary grant, a received
+    /// transfer, a zero price).
     public var price: Money?
     public var currency: String?
     /// When a refund of the transaction was recorded, unless a later reversal undid it.
@@ -29,8 +30,11 @@ public struct SubscriptionPeriod: Sendable, Equatable {
     public var sandbox: Bool
     /// 1 for the purchase that began a chain of renewals, then one more per renewal or charged
     /// upgrade; nil where the log does not show the chain's start (a renewal of an unknown
-    /// purchase, a subscription received by transfer).
+    /// purchase, a subscription received by transfer, a temporary grant).
     public var renewalNumber: Int?
+    /// Access given by a temporary entitlement grant (TEMPORARY-GRANT) while the store confirms
+    /// the purchase: not a subscription and not a sale (its price is nil).
+    public var temporaryGrant = false
 
     /// Replaces `row` with this period's cells; `tier` is the product's tier in the profile's catalog.
     public func cells(tier: String?, into row: inout [ParquetValue]) {
@@ -51,5 +55,6 @@ public struct SubscriptionPeriod: Sendable, Equatable {
         row.append(.bool(familyShared))
         row.append(.bool(sandbox))
         row.append(renewalNumber.map { .int64(Int64($0)) } ?? .null)
+        row.append(.bool(temporaryGrant))
     }
 }

@@ -266,6 +266,8 @@ public struct PlanDecider: Sendable {
         sub.transaction = r.transaction
         sub.expires = max(r.expires, sub.expires)
         sub.isTrial = false
+        // The store charged a period of it: a grant's access is a subscription from here.
+        sub.temporaryGrant = false
         sub.autoRenew = true
         sub.autoRenewOffAt = nil
         sub.endedAt = nil
@@ -295,6 +297,8 @@ public struct PlanDecider: Sendable {
         sub.pendingProduct = nil
         if let charged {
             sub.transaction = charged
+            // The store's own transaction: a grant's access is a subscription from here.
+            sub.temporaryGrant = false
             sub.price = c.price ?? sub.price
             sub.currency = c.currency ?? sub.currency
         }
@@ -313,9 +317,10 @@ public struct PlanDecider: Sendable {
             return .temporaryGrant
         }
         let env = p.environment ?? .production
-        let sub = Subscription(
+        var sub = Subscription(
             product: p.product, group: group(of: p.product), originalTransaction: p.originalTransaction ?? p.transaction,
             transaction: p.transaction, startedAt: time, expires: p.expires, isTrial: false, environment: env, price: nil, currency: nil)
+        sub.temporaryGrant = true
         if env == .sandbox {
             s.sandbox = sub
             return .sandboxApart

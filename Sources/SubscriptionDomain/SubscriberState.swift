@@ -32,6 +32,14 @@ public struct Subscription: Sendable, Equatable, Codable {
     public var currency: String?
     /// A family member's access through Family Sharing: not a sale (no revenue, no MRR, no churn).
     public var familyShared = false
+    /// Access given by a temporary entitlement grant (TEMPORARY-GRANT) while the store confirms
+    /// the purchase: no subscription (not active, no MRR, no churn, no retention cohort). The
+    /// confirmed purchase replaces it; a renewal of it is the store's charge and clears it.
+    public var temporaryGrant = false
+
+    /// Access that is not the user's own subscription (a family member's, or a temporary grant):
+    /// the entitlement while it runs, but no sale, no active subscription, no MRR, no churn.
+    public var accessOnly: Bool { familyShared || temporaryGrant }
 }
 
 /// Everything the log says about one user, folded in effect order.

@@ -52,12 +52,15 @@ import SubscriptionDomain
         #expect(cell("user") == .string("u") && cell("tier") == .string("pro") && cell("original_transaction") == .string("t1"))
         #expect(cell("start") == TableCell.time(period.start) && cell("effective_end") == .null)
         #expect(cell("price") == .int64(9_990_000) && cell("sandbox") == .bool(true) && cell("renewal_number") == .int64(2))
+        #expect(cell("temporary_grant") == .bool(false))
         for (value, column) in zip(row, columns) where value == .null {
             #expect(column.nullable, "\(column.name) is null but not nullable")
         }
         period.renewalNumber = nil
         period.offer = .freeTrial
+        period.temporaryGrant = true
         period.cells(tier: nil, into: &row)
         #expect(cell("renewal_number") == .null && cell("tier") == .null && cell("offer") == .string("free_trial"))
+        #expect(cell("temporary_grant") == .bool(true))
     }
 }

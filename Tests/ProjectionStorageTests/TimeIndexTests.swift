@@ -15,7 +15,8 @@ import Platform
     static let start = Timestamp.parse("2026-01-01T00:00:00Z")!
 
     /// Events `ReportSummaries.randomEvents` does not make: renewals, pauses, cancellations and
-    /// uncancellations, refund reversals, sandbox purchases and renewals, immediate product changes charged at once.
+    /// uncancellations, refund reversals, sandbox purchases and renewals, immediate product changes charged at once,
+    /// temporary entitlement grants (alone, or followed by the purchase they bridge).
     static func moreEvents(_ rng: inout SplitMix64, round: Int, count: Int) -> [String] {
         func pick(_ n: UInt64) -> Int { Int(rng.next() % n) }
         func user() -> String { pick(3) == 0 ? "n_\(pick(40))" : "u_\(pick(150))" }
@@ -24,7 +25,7 @@ import Platform
             let time = start + .init(nanoseconds: Int64(pick(200 * 86_400)) * 1_000_000_000)
             let t = time.description, id = "m\(round)_\(i)", u = user()
             let expires = (time + .days(30)).description
-            switch pick(8) {
+            switch pick(9) {
             case 0:
                 out.append(#"{"id":"\#(id)","type":"renewal","user":"\#(u)","time":"\#(t)","data":{"product":"handz.pro.monthly","transaction":"\#(id)_t","expires":"\#(expires)","price":"9.99","currency":"USD"}}"#)
             case 1:
@@ -40,6 +41,13 @@ import Platform
                 out.append(#"{"id":"\#(id)","type":"purchase","user":"\#(u)","time":"\#(t)","data":{"product":"handz.pro.monthly","transaction":"\#(id)_s","expires":"\#(expires)",\#(trial ? #""offer":"free_trial","price":"0.00""# : #""price":"9.99""#),"currency":"USD","environment":"sandbox"}}"#)
             case 6:
                 out.append(#"{"id":"\#(id)","type":"product_change","user":"\#(u)","time":"\#(t)","data":{"product":"handz.pro.monthly","effective":"immediate","transaction":"\#(id)_c","price":"4.50","currency":"EUR"}}"#)
+            case 7:
+                let ends = (time + .days(1)).description
+                out.append(#"{"id":"\#(id)","type":"purchase","user":"\#(u)","time":"\#(t)","data":{"product":"handz.pro.monthly","transaction":"\#(id)_g","expires":"\#(ends)","temporaryGrant":true}}"#)
+                if pick(2) == 0 {
+                    let confirmed = (time + .init(nanoseconds: Int64(pick(3 * 3_600)) * 1_000_000_000)).description
+                    out.append(#"{"id":"\#(id)_p","type":"purchase","user":"\#(u)","time":"\#(confirmed)","data":{"product":"handz.pro.monthly","transaction":"\#(id)_g","expires":"\#(expires)","price":"9.99","currency":"USD"}}"#)
+                }
             default:
                 out.append(#"{"id":"\#(id)","type":"paywall_viewed","user":"\#(u)","time":"\#(t)","data":{"context":"c\#(pick(2))"}}"#)
             }

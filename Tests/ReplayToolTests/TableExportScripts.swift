@@ -18,7 +18,7 @@ lines = [json.loads(l) for l in open(os.path.join(d, 'export.jsonl'))]
 head = load('verify.json')
 types = {
  'events': ['int64', 'string', 'string', 'string', 'timestamp[us, tz=UTC]', 'timestamp[us, tz=UTC]', 'int64', 'string', 'string', 'decimal128(18, 6)', 'string', 'string'],
- 'subscriptions': ['string', 'string', 'string', 'string', 'string', 'timestamp[us, tz=UTC]', 'timestamp[us, tz=UTC]', 'timestamp[us, tz=UTC]', 'bool', 'string', 'decimal128(18, 6)', 'string', 'timestamp[us, tz=UTC]', 'bool', 'bool', 'int64'],
+ 'subscriptions': ['string', 'string', 'string', 'string', 'string', 'timestamp[us, tz=UTC]', 'timestamp[us, tz=UTC]', 'timestamp[us, tz=UTC]', 'bool', 'string', 'decimal128(18, 6)', 'string', 'timestamp[us, tz=UTC]', 'bool', 'bool', 'int64', 'bool'],
  'users': ['string', 'string', 'string', 'timestamp[us, tz=UTC]', 'string', 'string', 'timestamp[us, tz=UTC]', 'bool', 'timestamp[us, tz=UTC]', 'bool', 'int64', 'bool', 'int64', 'string', 'string', 'string', 'string', 'timestamp[us, tz=UTC]'],
 }
 tables = {}
@@ -91,7 +91,7 @@ for line in rev['currencies']:
 for cur in set(gross) | set(refunded):
     if cur not in [x['currency'] for x in rev['currencies']]: bad.append(f'sql has currency {cur} that revenue has not')
 active = con.execute(f"""select count(distinct "user") from {S} where effective_end is null and not sandbox and not family_shared
-  and not (is_trial and expires > TIMESTAMPTZ '{at}')""").fetchone()[0]
+  and not temporary_grant and not (is_trial and expires > TIMESTAMPTZ '{at}')""").fetchone()[0]
 if active != rev['activeSubscriptions']: bad.append(f'active subscriptions: sql {active} != {rev["activeSubscriptions"]}')
 trials = con.execute(f"""select count(distinct "user") from {S} where effective_end is null and not sandbox and is_trial
   and expires > TIMESTAMPTZ '{at}'""").fetchone()[0]

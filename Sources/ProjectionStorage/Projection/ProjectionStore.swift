@@ -19,7 +19,8 @@ public struct ProjectionStore {
     /// 2: binary file (1 was JSON). 3: the log's chain hash at the checkpoint. 4: a catch-up folds
     /// transfer recipients again (one caught up by 3 could hand a received subscription on twice).
     /// 5: a notification entry keeps the times it was scheduled, dropped and switched at.
-    public static let codeVersion = 5
+    /// 6: a subscription keeps whether it is a temporary grant's access (TEMPORARY-GRANT).
+    public static let codeVersion = 6
     static let magic = Array("LDGPROJ\n".utf8)
 
     public let logDirectory: String

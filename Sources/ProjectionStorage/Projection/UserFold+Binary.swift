@@ -105,6 +105,7 @@ extension Subscription {
         try c.code(&s.resumesAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
         try c.code(&s.familyShared)
         try c.code(&s.autoRenewOffAt, blank: Timestamp(nanoseconds: 0)) { (c, t) throws(C.Failure) in try c.code(&t) }
+        try c.code(&s.temporaryGrant)
     }
 }
 

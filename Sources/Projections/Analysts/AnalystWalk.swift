@@ -133,7 +133,7 @@ package struct AnalystWalk {
                 if facts.activeDays.last != day { facts.activeDays.append(day) }
                 switch e.data {
                 case .purchase(let p):
-                    if p.environment != .sandbox, p.familyShared != true { offer = (p.offer ?? .none).rawValue }
+                    if p.environment != .sandbox, p.familyShared != true, !p.temporaryGrant { offer = (p.offer ?? .none).rawValue }
                     Self.storeFields(e, &store, &country)
                 case .renewal(let r):
                     if r.environment != .sandbox { Self.storeFields(e, &store, &country) }

@@ -35,7 +35,7 @@ package struct UserSegment {
         case .offer:
             var offer = Segment.none
             for e in events where e.time <= asOf {
-                if case .purchase(let p) = e.data, p.environment != .sandbox, p.familyShared != true { offer = (p.offer ?? .none).rawValue }
+                if case .purchase(let p) = e.data, p.environment != .sandbox, p.familyShared != true, !p.temporaryGrant { offer = (p.offer ?? .none).rawValue }
             }
             return offer
         case .store, .country:

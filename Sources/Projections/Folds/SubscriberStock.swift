@@ -22,8 +22,8 @@ package struct SubscriberStock: Sendable, Equatable {
         case .pro, .proGrace:
             // The production subscription's fields are read in place (`subscription` would copy it).
             let i = state.index(of: .production)
-            // A family member holds access, not a subscription: neither active nor in MRR.
-            if let i, state.subscriptions[i].familyShared { break }
+            // A family member or a temporary grant holds access, not a subscription: neither active nor in MRR.
+            if let i, state.subscriptions[i].accessOnly { break }
             s.active = 1
             if let i, let product = decider.billingTerms(of: state.subscriptions[i].product),
                let price = state.subscriptions[i].price ?? product.price, price >= .zero, let months = product.periodMonths {

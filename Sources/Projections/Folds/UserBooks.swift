@@ -52,8 +52,9 @@ package struct UserBooks: Sendable, Equatable {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
         switch e.data {
         case .purchase(let p):
-            // A family member's access is not a sale: the organizer's purchase is.
-            guard p.offer != .freeTrial, p.familyShared != true else { return }
+            // A family member's access is not a sale: the organizer's purchase is. Nor is a temporary
+            // grant, running subscription or not: the confirmed purchase is.
+            guard p.offer != .freeTrial, p.familyShared != true, !p.temporaryGrant else { return }
             sale(p.transaction, p.product, p.price, p.currency, takehome: p.takehomeShare, decider)
         case .renewal(let r):
             guard r.familyShared != true else { return }

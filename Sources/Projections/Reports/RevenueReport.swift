@@ -60,7 +60,9 @@ extension LedgerSnapshot {
     /// subscription that did not move to another account (a transfer is the same subscription
     /// restored elsewhere, not a loss), and they were charged, or their subscription's period was
     /// a paid one (what a subscription received by transfer shows: its sender paid for it; a
-    /// trial or a grant at price 0 is not).
+    /// trial or a period at price 0 is not). A family member's access is never a churn; a
+    /// temporary grant (TEMPORARY-GRANT) is access, not a subscription: its user churned only if
+    /// they were charged (a paid subscription that lapsed before the grant).
     static func isChurned(_ f: UserFold) -> Bool { isChurned(f.state, books: f.books) }
 
     static func isChurned(_ state: borrowing SubscriberState, books: borrowing UserBooks) -> Bool {
@@ -69,6 +71,7 @@ extension LedgerSnapshot {
             return false
         }
         if !books.charges.isEmpty { return true }
+        if state.subscriptions[i].temporaryGrant { return false }
         return !state.subscriptions[i].isTrial && (state.subscriptions[i].price.map { $0 > .zero } ?? true)
     }
 

@@ -172,7 +172,7 @@ package struct SeriesWalker {
     /// their retention cohort: they are checked one, two… periods (of that product) later.
     private mutating func startRetention(after e: Event) {
         guard paidStart == nil, fold.state.rule == .purchaseStartsPro || fold.state.rule == .trialConverted,
-              let sub = fold.state.subscription, !sub.familyShared, options.inWindow(e.time),
+              let sub = fold.state.subscription, !sub.accessOnly, options.inWindow(e.time),
               let months = decider.product(sub.product)?.periodMonths else { return }
         paidStart = e.time
         flows[SeriesBuckets.day(of: e.time), default: SeriesDay()].subscribers += 1
@@ -193,7 +193,7 @@ package struct SeriesWalker {
         while let first = retention.first, limit.map({ first.at < $0 }) ?? true {
             retention.removeFirst()
             // Kept: in a paid period then (pro); a billing or unverified grace does not count as kept.
-            let kept = decider.status(fold.state, at: first.at).planState == .pro && fold.state.subscription?.familyShared != true ? 1 : 0
+            let kept = decider.status(fold.state, at: first.at).planState == .pro && fold.state.subscription?.accessOnly != true ? 1 : 0
             flows[day, default: SeriesDay()].retentionMeasured[first.period - 1] += 1
             flows[day, default: SeriesDay()].retentionKept[first.period - 1] += kept
         }

@@ -75,7 +75,7 @@ struct WindowSteps {
         // a series without a start, a later one on a later day for series from a day after the one before.
         // (The production subscription's fields read in place: `subscription` would copy the whole of it.)
         if rule == .purchaseStartsPro || rule == .trialConverted, let i = fold.state.index(of: .production),
-           !fold.state.subscriptions[i].familyShared, let months = decider.billingTerms(of: fold.state.subscriptions[i].product)?.periodMonths {
+           !fold.state.subscriptions[i].accessOnly, let months = decider.billingTerms(of: fold.state.subscriptions[i].product)?.periodMonths {
             let day = SeriesBuckets.day(of: e.time), before = lastPaidDay
             lastPaidDay = day
             // A second paid start on the same day is never a series' cohort (the first of the day is).
@@ -100,7 +100,7 @@ struct WindowSteps {
             checks.removeFirst()
             emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1)
             if decider.status(state, at: first.at).planState == .pro
-                && state.index(of: .production).map({ state.subscriptions[$0].familyShared }) != true {
+                && state.index(of: .production).map({ state.subscriptions[$0].accessOnly }) != true {
                 emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)
             }
         }
