@@ -133,4 +133,17 @@ import SubscriptionDomain
         let reread = LedgerSnapshot(options: ReplayOptions(profile: .handz, asOf: Timestamp.parse("2026-03-01T12:00:00Z")!), users: stored.users, headPosition: 0)
         #expect(reread.revenue().activeSubscriptions == 0 && reread.plan(of: "u").planState == .pro)
     }
+
+    @Test func TEMPORARY_GRANT_aFormerPayersGrantHidesNoChurnOnceItLapses() throws {
+        let log = try TestLog([
+            Self.purchase("p", "u", "2026-01-01T10:00:00Z", "t1", expires: "2026-02-01T10:00:00Z"),
+            line("x", "expiration", "u", "2026-02-01T10:00:00Z"),
+            Self.grant("g", "u", "2026-03-01T10:00:00Z", "t2", expires: "2026-03-02T10:00:00Z"),
+        ])
+        #expect(try log.replay(at: "2026-02-15T00:00:00Z").revenue().churnedSubscribers == 1, "the paid subscription lapsed")
+        let granted = try log.replay(at: "2026-03-01T12:00:00Z")
+        #expect(granted.plan(of: "u").planState == .pro && granted.revenue().activeSubscriptions == 0 && granted.revenue().churnedSubscribers == 0)
+        #expect(try log.replay(at: "2026-04-01T00:00:00Z").revenue().churnedSubscribers == 1, "charged before: churned again once the grant lapses")
+        try Self.expectIndexAgreesWithFold(log, at: ["2026-02-15T00:00:00Z", "2026-03-01T12:00:00Z", "2026-04-01T00:00:00Z"], "former payer's grant")
+    }
 }
