@@ -113,14 +113,14 @@ struct PeriodFold {
 
     /// When access through `sub` ended, if it had by `instant` (nil: it still gives access),
     /// by the same tests as `PlanDecider.status`: an ending event, a billing grace run out, an
-    /// expiry (a cancelled or paused subscription), or the unverified grace after it.
+    /// expiry (a cancelled or paused subscription, a temporary grant), or the unverified grace after it.
     static func accessEnd(_ sub: Subscription, at instant: Timestamp, _ decider: PlanDecider) -> Timestamp? {
         var probe = SubscriberState(user: "")
         probe.subscription = sub
         guard !decider.status(probe, at: instant).hasAccess else { return nil }
         if let ended = sub.endedAt, ended <= instant { return ended }
         if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt { return ends }
-        if sub.autoRenew && sub.pausedAt == nil { return sub.expires + decider.unverifiedGrace }
+        if sub.autoRenew && sub.pausedAt == nil && !sub.temporaryGrant { return sub.expires + decider.unverifiedGrace }
         return sub.expires
     }
 

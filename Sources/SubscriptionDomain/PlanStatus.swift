@@ -34,6 +34,10 @@ extension PlanDecider {
             } else {
                 status.planState = .free; status.rule = .unverifiedGraceEnded
             }
+        } else if sub.temporaryGrant {
+            // The grant's access ends at its expires: the store's confirmation would have replaced it.
+            status.planState = .free
+            status.rule = .temporaryGrantEnded
         } else if sub.autoRenew {
             // Paused: the store did not mean to charge at expires, so there is nothing to wait for.
             status.planState = .free

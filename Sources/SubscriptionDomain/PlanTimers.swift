@@ -8,14 +8,15 @@ struct PlanTimers {
     /// The end of the paid period or the trial.
     let expires: Timestamp
     /// The end of unverified grace after `expires` (SK-D04): only while auto-renew is on and the
-    /// subscription is not paused, that is while the store means to charge at `expires`.
+    /// subscription is not paused, that is while the store means to charge at `expires`; never
+    /// for a temporary grant, whose access ends at its `expires` (TEMPORARY-GRANT).
     let unverifiedGraceEnds: Timestamp?
 
     init(_ sub: Subscription, unverifiedGrace: Timestamp.Duration) {
         billingIssueAt = sub.billingIssueAt
         billingGraceEnds = sub.billingIssueAt == nil ? nil : sub.graceEndsAt
         expires = sub.expires
-        unverifiedGraceEnds = sub.autoRenew && sub.pausedAt == nil ? sub.expires + unverifiedGrace : nil
+        unverifiedGraceEnds = sub.autoRenew && sub.pausedAt == nil && !sub.temporaryGrant ? sub.expires + unverifiedGrace : nil
     }
 
     /// The timers in the order they fire: billing grace's end while a billing issue is open, else

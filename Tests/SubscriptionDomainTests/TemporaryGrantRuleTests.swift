@@ -30,6 +30,17 @@ import Testing
         #expect(v.planState == .pro && v.entitlements == ["pro"] && v.trialEligible)
     }
 
+    @Test func TEMPORARY_GRANT_aGrantAloneGivesAccessUntilItsExpiresWithNoUnverifiedGrace() {
+        let g = [grant("2026-03-01T10:00:00Z", expires: "2026-03-02T10:00:00Z")]
+        #expect(plan(g, asOf: "2026-03-02T09:59:59Z").planState == .pro)
+        let after = plan(g, asOf: "2026-03-02T10:00:00Z")
+        #expect(after.planState == .free && after.entitlements.isEmpty && after.rule == .temporaryGrantEnded)
+        #expect(plan(g, asOf: "2026-03-03T12:00:00Z").rule == .temporaryGrantEnded)
+        // A subscription bought the same way, unconfirmed at its expires, waits out the unverified grace.
+        let bought = [purchase("2026-03-01T10:00:00Z", expires: "2026-03-02T10:00:00Z")]
+        #expect(plan(bought, asOf: "2026-03-02T10:00:00Z").rule == .unverifiedGrace)
+    }
+
     @Test func TEMPORARY_GRANT_theConfirmedPurchaseReplacesTheGrantWithASubscriptionByItsOffer() {
         let g = grant("2026-03-01T10:00:00Z", expires: "2026-03-02T10:00:00Z")
         let paid = folded([g, purchase("2026-03-01T10:30:00Z", expires: "2026-04-01T10:30:00Z")])
