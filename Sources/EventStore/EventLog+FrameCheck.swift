@@ -78,7 +78,7 @@ extension EventLog {
                             try damaged(CRC32C.checksum(body) == crc ? problem : LogFormat.bodyChecksumMismatch, at: parsed, position: expected)
                         }
                         held.append(HeldBody(at: parsed, length: length, crc: crc, position: expected))
-                        expected += 1
+                        expected &+= 1   // a crafted position of UInt64.max is followed by none that matches
                         parsed += LogFormat.frameHeaderSize + length
                     }
                 }
@@ -87,6 +87,11 @@ extension EventLog {
             if parsed == 0 {
                 // Nothing whole in a full buffer: a frame longer than it (read again with room), or damage.
                 guard grow > buffer.count else { throw EventStoreError(.damaged, "zero fill or a cut frame inside the committed records", path: path, offset: offset, position: expected) }
+                // A length that runs past the committed records is damage, named before any buffer is made for it.
+                guard grow <= end - offset else {
+                    throw EventStoreError(.damaged, "frame body cut short (\(end - offset - LogFormat.frameHeaderSize) of \(grow - LogFormat.frameHeaderSize) bytes)",
+                                          path: path, offset: offset, position: expected)
+                }
                 buffer = [UInt8](repeating: 0, count: grow)
             }
             offset += parsed

@@ -117,3 +117,57 @@ import TestKit
         #expect(try EventLog(directory: dir.path, access: .read).head.position == UInt64(starts.count))
     }
 }
+
+/// Frames forged with every CRC recomputed: values no writer makes, which the check must name
+/// without trapping and without making a buffer of whatever size a header claims.
+@Suite struct LastSegmentCheckForgedFrames {
+    /// Rewrites the frame at `start` of `b` through `edit` (on its header and body), then its two CRCs.
+    static func forge(_ b: inout [UInt8], at start: Int, _ edit: (inout [UInt8]) -> Void) {
+        var frame = Array(b[start...])
+        edit(&frame)
+        let length = frame.withUnsafeBytes { Int($0.le32(0)) }
+        let body = Array(frame[LogFormat.frameHeaderSize..<min(frame.count, LogFormat.frameHeaderSize + length)])
+        let bodyCRC = CRC32C.checksum(body)
+        withUnsafeBytes(of: bodyCRC.littleEndian) { frame.replaceSubrange(4..<8, with: $0) }
+        let headCRC = CRC32C.checksum(Array(frame[0..<8]))
+        withUnsafeBytes(of: headCRC.littleEndian) { frame.replaceSubrange(8..<12, with: $0) }
+        b.replaceSubrange(start..., with: frame)
+    }
+
+    @Test func aFrameClaimingALengthPastTheCommittedRecordsIsNamedWhereItStarts() throws {
+        let dir = Scratch()
+        try LastSegmentCheck.build(dir.path, count: 3_000, size: 200)
+        let path = segmentFiles(of: dir.path)[0]
+        var bytes = fileBytes(path)
+        #expect(bytes.count > 3 * (512 << 10) / 2, "the forged frame must not sit in the check's last chunk")
+        let starts = LastSegmentCheck.frameStarts(bytes)
+        let at = starts[100]
+        // The body CRC is computed over what follows, as far as the file goes: the header checks.
+        Self.forge(&bytes, at: at) { frame in withUnsafeBytes(of: UInt32(0xF000_0000).littleEndian) { frame.replaceSubrange(0..<4, with: $0) } }
+        writeFileBytes(path, bytes)
+        let file = try PlatformFile(path: path, mode: .readOnly)
+        let error = #expect(throws: EventStoreError.self) {
+            try EventLog.checkFrames(of: file, path: path, from: LogFormat.segmentHeaderSize, to: bytes.count, firstPosition: 1)
+        }
+        #expect(error?.offset == at && error?.position == 101)
+        #expect(error?.description.contains("frame body cut short") == true, "\(String(describing: error))")
+        #expect(LogVerifier.verify(directory: dir.path).damage?.offset == at)
+    }
+
+    @Test func aRecordHoldingTheLastPositionThereIsIsFollowedByDamageNotATrap() throws {
+        let dir = Scratch()
+        try LastSegmentCheck.build(dir.path, count: 5, size: 30)
+        let path = segmentFiles(of: dir.path)[0]
+        var bytes = fileBytes(path)
+        let starts = LastSegmentCheck.frameStarts(bytes)
+        Self.forge(&bytes, at: starts[0]) { frame in
+            withUnsafeBytes(of: UInt64.max.littleEndian) { frame.replaceSubrange(12..<20, with: $0) }
+        }
+        writeFileBytes(path, bytes)
+        let file = try PlatformFile(path: path, mode: .readOnly)
+        let error = #expect(throws: EventStoreError.self) {
+            try EventLog.checkFrames(of: file, path: path, from: LogFormat.segmentHeaderSize, to: bytes.count, firstPosition: .max)
+        }
+        #expect(error?.offset == starts[1])
+    }
+}
