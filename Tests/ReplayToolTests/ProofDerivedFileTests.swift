@@ -223,8 +223,8 @@ import Testing
     }
 }
 
-/// prove and checkpoint do not read the log's last segment again at open; what they serve is
-/// still checked: a damaged record is refused where it is read.
+/// prove does not read the log's last segment again at open; what it serves is still checked: a
+/// damaged record is refused where it is read. checkpoint reads it again: a damaged log is not signed.
 @Suite struct ProofLogDamage {
     @Test("a damaged record of the user in the last segment fails prove naming the damage; other users' proofs still verify")
     func damagedRecord() throws {
@@ -245,5 +245,9 @@ import Testing
         #expect(run.err.contains("CRC") || run.err.contains("damage"), "\(run.err)")
         #expect(try f.check(try f.prove(other, cp)).status == 0)
         #expect(Tool.run(["verify", "--log", f.log]).status == 1)
+        // The record was hashed into the proof files before it was damaged: checkpoint still refuses to sign.
+        let signing = Tool.run(["checkpoint", "--log", f.log, "--key", f.key])
+        #expect(signing.status == 1 && signing.out.isEmpty, "\(signing.err)")
+        #expect(signing.err.contains("record checksum (CRC32C) mismatch") && signing.err.contains(segments.last!), "\(signing.err)")
     }
 }
