@@ -13,12 +13,19 @@ public enum LogRecovery {
         /// The first dropped byte: a segment and an offset in it (nil when nothing is dropped).
         public var cutSegment: String?
         public var cutOffset: Int = 0
+        /// The cut segment is dropped whole, not cut (damage in its header or first frame, and it is
+        /// not the first segment): it moves to `DIR/recovered/` with the later ones.
+        public var cutSegmentWhole = false
         /// Segments after the cut one, dropped whole.
         public var laterSegments: [String] = []
         /// Bytes dropped in all.
         public var droppedBytes = 0
-        /// Whole records among the dropped bytes that passed their checks (committed or not).
+        /// Whole records among the dropped bytes that passed their checks (committed or not); the
+        /// walk stops at a frame whose header fails, so this can be fewer than were committed.
         public var droppedRecords: UInt64 = 0
+        /// Committed records the cut loses: how far the committed head (when readable) is past the
+        /// last record kept, whether or not their frames can still be read.
+        public var lostCommittedRecords: UInt64 = 0
         /// What `segments/committed-head` says now (nil: missing or unreadable).
         public var committedHead: LogHead?
         /// Whether anything would be dropped.
@@ -72,6 +79,7 @@ public enum LogRecovery {
             }
         }
         plan.keep = running
+        if let line, line.position > running.position { plan.lostCommittedRecords = line.position - running.position }
         if let line, running.position < line.position, plan.problem == nil {
             plan.problem = CommittedHead.lostRecords(end: running.position, line: line, path: folder).description
         }
@@ -105,8 +113,9 @@ public enum LogRecovery {
         }
         // A segment cut down to its header is dropped whole, unless it is the first.
         if offset <= LogFormat.segmentHeaderSize && i > 0 {
+            plan.droppedBytes += plan.cutOffset
             plan.cutOffset = 0
-            plan.laterSegments.insert(names[i].1, at: 0)
+            plan.cutSegmentWhole = true
         }
         return plan
     }
@@ -144,20 +153,21 @@ public enum LogRecovery {
         // Copies first, made durable, so a crash in the middle loses nothing.
         let source = try PlatformFile(path: cutSegment, mode: .readWrite)
         let size = try source.size()
-        let cutsInPlace = !plan.laterSegments.contains(cutSegment)
+        let cutsInPlace = !plan.cutSegmentWhole
+        let droppedWhole = (plan.cutSegmentWhole ? [cutSegment] : []) + plan.laterSegments
         if cutsInPlace && size > plan.cutOffset {
             let name = kept + "/\(stamp)-" + Self.fileName(cutSegment) + "-from-\(plan.cutOffset).bin"
             try DurableFile.replace(path: name, with: try source.readBytes(at: plan.cutOffset, count: size - plan.cutOffset))
             written.append(name)
         }
-        for path in plan.laterSegments {
+        for path in droppedWhole {
             let name = kept + "/\(stamp)-" + Self.fileName(path)
             try DurableFile.replace(path: name, with: try PlatformDirectory.readFile(path) ?? [])
             written.append(name)
         }
         try PlatformDirectory.sync(kept)
         // Then the cut, from the last segment back.
-        for path in plan.laterSegments.reversed() { try PlatformDirectory.remove(path) }
+        for path in droppedWhole.reversed() { try PlatformDirectory.remove(path) }
         if cutsInPlace {
             try source.truncate(to: plan.cutOffset)
             try source.sync()

@@ -164,7 +164,7 @@ enum LogCommands {
             Console.out("""
             log:       \(dir)
             segments:  \(report.segments) (\(report.bytes) bytes)
-            records:   \(report.records == 0 ? "0 (no committed batch)" : report.since.map { $0.position == report.head.position ? "\(report.records) (nothing appended since the last verify; position \($0.position) hashed again)" : "\(report.records) (positions \($0.position + 1)…\(report.head.position) checked now; 1…\($0.position) by an earlier verify, position \($0.position) hashed again)" } ?? "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
+            records:   \(report.records == 0 ? "0 (no committed batch)" : report.since.map { $0.position > report.head.position ? "\(report.records) (positions 1…\(report.head.position) read back; the damage lies before position \($0.position), where the last verify ended)" : $0.position == report.head.position ? "\(report.records) (nothing appended since the last verify; position \($0.position) hashed again)" : "\(report.records) (positions \($0.position + 1)…\(report.head.position) checked now; 1…\($0.position) by an earlier verify, position \($0.position) hashed again)" } ?? "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
             head hash: \(report.head.hash)
 
             """)
@@ -218,6 +218,7 @@ enum LogCommands {
                 ("problem", .text(plan.problem)), ("droppedBytes", .int(plan.droppedBytes)), ("droppedRecords", .int(Int(plan.droppedRecords))),
                 ("cutSegment", .text(plan.cutSegment)), ("cutOffset", plan.cutSegment == nil ? .null : .int(plan.cutOffset)),
                 ("laterSegments", .array(plan.laterSegments.map { .string($0) })), ("accepted", .bool(accept && plan.changesLog)),
+                ("cutSegmentWhole", .bool(plan.cutSegmentWhole)), ("lostCommittedRecords", .int(Int(plan.lostCommittedRecords))),
                 ("keptFiles", .array(kept.map { .string($0) })),
             ]).rendered + "\n")
         } else {
@@ -225,7 +226,10 @@ enum LogCommands {
             if let problem = plan.problem { Console.out("problem:   \(problem)\n") }
             Console.out("keeps:     positions 1…\(plan.keep.position) (head hash \(plan.keep.hash))\n")
             if let cut = plan.cutSegment {
-                Console.out("drops:     \(plan.droppedBytes) bytes from \(cut)@\(plan.cutOffset)\(plan.laterSegments.isEmpty ? "" : " and \(plan.laterSegments.count) later segment(s)"), holding \(plan.droppedRecords) whole record(s)\n")
+                let from = plan.cutSegmentWhole ? "the whole of \(cut)" : "\(cut)@\(plan.cutOffset)"
+                let later = plan.laterSegments.isEmpty ? "" : " and \(plan.laterSegments.count) later segment(s)"
+                let lost = plan.lostCommittedRecords == 0 ? "" : "; \(plan.lostCommittedRecords) committed record(s) lost (the committed head names position \(plan.keep.position + plan.lostCommittedRecords))"
+                Console.out("drops:     \(plan.droppedBytes) bytes from \(from)\(later), holding \(plan.droppedRecords) whole record(s)\(lost)\n")
                 Console.out(accept ? "done:      the dropped bytes are kept in \(kept.joined(separator: ", "))\n"
                                    : "to accept: replay-tool recover --log \(dir) --accept-loss (the dropped bytes are kept in \(dir)/recovered/)\n")
             } else {

@@ -95,6 +95,21 @@ import TestKit
         try segment.write()
         let changed = Tool.run(["verify", "--log", s.log, "--since-last"])
         #expect(changed.status == 1 && changed.err.contains("position 43"), "\(changed.err)")
+        // A record before the verified head damaged, in a later batch: the scrub names it, and its
+        // summary says how far it read back, not a range that runs backwards.
+        try segment.flipByte(inRecord: 43)
+        try segment.write()
+        let more = s.path + "/more.jsonl"
+        try Data((1...3).map { #"{"id":"more-\#($0)","type":"paywall_viewed","user":"dora","time":"2026-02-10T00:00:0\#($0)Z","data":{"context":"settings"}}"# + "\n" }.joined().utf8)
+            .write(to: URL(fileURLWithPath: more))
+        #expect(Tool.run(["import", "--log", s.log, more]).status == 0)
+        #expect(Tool.run(["verify", "--log", s.log]).status == 0)
+        segment = try SegmentSurgery(log: s.log)
+        try segment.flipByte(inRecord: 45)
+        try segment.write()
+        let before = Tool.run(["verify", "--log", s.log, "--since-last"])
+        #expect(before.status == 1 && before.err.contains("position 45"), "\(before.err)")
+        #expect(before.out.contains("positions 1…43 read back; the damage lies before position 46, where the last verify ended") && !before.out.contains("checked now"), "\(before.out)")
         // A mark that does not check is ignored: a full verify.
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: s.log + "/verified"))
         let full = Tool.run(["verify", "--log", s.log, "--format", "json"])

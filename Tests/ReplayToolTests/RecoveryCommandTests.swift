@@ -52,6 +52,23 @@ import TestKit
         #expect(Tool.run(["recover", "--log", s.log]).status == 0)   // nothing left to do
     }
 
+    /// A frame header that fails its CRC stops the walk over what is dropped: the plan still says
+    /// how many committed records the cut loses, from the committed head.
+    @Test func aDamagedFrameHeaderStillSaysHowManyCommittedRecordsTheCutLoses() throws {
+        let s = Scratch()
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)   // 43 records, committed
+        var segment = try SegmentSurgery(log: s.log)
+        let frame = try #require(segment.frames.first { $0.position == 30 })
+        segment.bytes[frame.start] ^= 0x40   // its length: the header's own CRC fails
+        try segment.write()
+        let plan = Tool.run(["recover", "--log", s.log, "--format", "json"])
+        let said = try #require(Tool.json(plan.out) as? [String: Any])
+        #expect(plan.status == 1 && said["keepPosition"] as? Int == 29 && said["lostCommittedRecords"] as? Int == 14, "\(plan.out)")
+        #expect(said["droppedRecords"] as? Int == 0 && said["cutSegmentWhole"] as? Bool == false)
+        let text = Tool.run(["recover", "--log", s.log])
+        #expect(text.out.contains("14 committed record(s) lost (the committed head names position 43)"), "\(text.out)")
+    }
+
     @Test func aTornTailCutByAWriterIsKeptBesideTheLog() throws {
         let s = Scratch()
         #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
