@@ -1,7 +1,7 @@
 import Platform
 
 /// The check of a segment's committed frames that every handle adopting the index files makes on
-/// the last segment at open (docs/log-format.md, "What is checked where"): each frame's header
+/// the last segment at open (docs/log-format.md, "Fault model"): each frame's header
 /// CRC, length, body CRC and layout, and consecutive positions. It is on the path of every read,
 /// so it reads the file in chunks that stay in the CPU's cache, checks the bodies' CRCs three at a
 /// time (three independent chains of the CRC instruction), and splits a long segment in two at a

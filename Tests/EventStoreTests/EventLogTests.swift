@@ -27,12 +27,7 @@ func proposed(_ n: Int, stream: String? = nil, prefix: String = "e", size: Int =
 
     @Test func segmentsRollAndSurviveReopen() throws {
         let dir = Scratch()
-        var options = EventLog.Options()
-        options.segmentSize = 1_000
-        do {
-            let log = try EventLog(directory: dir.path, options: options)
-            for batch in 0..<10 { try log.append(proposed(3, prefix: "b\(batch)-")) }
-        }
+        let options = try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
         #expect(segmentFiles(of: dir.path).count > 3)
         let reopened = try EventLog(directory: dir.path, options: options)
         #expect(reopened.head.position == 30)

@@ -108,12 +108,7 @@ import TestKit
     /// and a damaged header of any segment, sealed or last, is refused at open, naming that file.
     @Test func aHandleAdoptingTheIndexFilesRefusesADamagedHeaderOfAnySegment() throws {
         let dir = Scratch()
-        var options = EventLog.Options()
-        options.segmentSize = 1_000
-        do {
-            let log = try EventLog(directory: dir.path, options: options)
-            for batch in 0..<10 { try log.append(proposed(3, prefix: "b\(batch)-")) }
-        }
+        try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
         let files = segmentFiles(of: dir.path)
         #expect(files.count > 3)
         #expect(FileManager.default.fileExists(atPath: dir.path + "/indexes/" + IndexManifest.fileName))

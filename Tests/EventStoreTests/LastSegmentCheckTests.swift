@@ -4,7 +4,7 @@ import Testing
 import TestKit
 @testable import EventStore
 
-/// The check of the last segment at open (docs/log-format.md, "What is checked where"): bodies'
+/// The check of the last segment at open (docs/log-format.md, "Fault model"): bodies'
 /// CRCs three at a time, and a long segment checked in two halves on two cores. Whatever the
 /// split, the damage named is the first, as one pass over the frames names it.
 @Suite struct LastSegmentCheck {

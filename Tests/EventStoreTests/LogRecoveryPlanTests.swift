@@ -8,12 +8,7 @@ import TestKit
 @Suite struct LogRecoveryWholeSegment {
     @Test func aDamagedHeaderOfALaterSegmentDropsItWholeAndNamesItOnce() throws {
         let dir = Scratch()
-        var options = EventLog.Options()
-        options.segmentSize = 400
-        do {
-            let log = try EventLog(directory: dir.path, options: options)
-            for b in 0..<8 { try log.append(proposed(2, prefix: "b\(b)-")) }
-        }
+        try smallSegmentLog(dir.path, segmentSize: 400, batches: 8, perBatch: 2)
         let files = segmentFiles(of: dir.path)
         #expect(files.count >= 4)
         let damaged = files[2], later = Array(files[3...])
