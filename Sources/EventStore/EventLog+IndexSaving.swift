@@ -35,7 +35,7 @@ extension EventLog {
             resetIndexState()
             // Another handle saved since this one loaded: start from its files. None usable (removed,
             // damaged, another key function) while this handle reads runs: index the segments again.
-            if onDisk != nil { loadIndexFiles() }
+            if onDisk != nil { try loadIndexFiles() }
             try catchUpRepairingIndexes()
         }
         guard recent.count > 0, let headLocation else { return }

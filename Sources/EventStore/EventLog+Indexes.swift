@@ -22,8 +22,9 @@ extension EventLog {
     // MARK: Loading
 
     /// Adopts the index files if they cover a head of this log; otherwise leaves the handle empty
-    /// (the scan that follows indexes every record).
-    func loadIndexFiles() {
+    /// (the scan that follows indexes every record). Damage the last segment's check finds is the
+    /// log's, whatever the index files say: it is thrown at once, not after a scan of every segment.
+    func loadIndexFiles() throws {
         guard usesIndexFiles else { return }
         for _ in 0..<3 {   // a writer may replace the manifest and remove its runs between our two reads
             guard let bytes = try? PlatformDirectory.readFile(manifestPath),
@@ -39,7 +40,12 @@ extension EventLog {
                 if let again = try? PlatformDirectory.readFile(manifestPath), again != bytes { continue }
                 return
             }
-            if (try? adopt(manifest, runs: opened)) == true { return }
+            do {
+                if try adopt(manifest, runs: opened) { return }
+            } catch let damage as LastSegmentDamage {
+                resetIndexState()
+                throw damage.error
+            } catch {}
             resetIndexState()
             return
         }
@@ -91,8 +97,12 @@ extension EventLog {
             let midway = manifest.samples.lazy.map { ($0.position, Self.unpack($0.location)) }
                 .filter { $0.1.segment == location.segment }
                 .min { abs(Int($0.1.offset) - middle) < abs(Int($1.1.offset) - middle) }
-            try Self.checkFramesOnBothCores(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
-                                            firstPosition: adopted[last].base, midway: midway.map { (position: $0.0, offset: Int($0.1.offset)) })
+            do {
+                try Self.checkFramesOnBothCores(of: file, path: adopted[last].path, from: LogFormat.segmentHeaderSize, to: adopted[last].end,
+                                                firstPosition: adopted[last].base, midway: midway.map { (position: $0.0, offset: Int($0.1.offset)) })
+            } catch let error as EventStoreError where error.code == .damaged {
+                throw LastSegmentDamage(error: error)
+            }
         }
         segments = adopted
         try checkHeader(of: file, segment: last)
@@ -102,6 +112,12 @@ extension EventLog {
         manifestGeneration = manifest.generation
         positionSamples = manifest.samples.map { ($0.position, Self.unpack($0.location), $0.recorded) }
         return true
+    }
+
+    /// Damage in the committed frames of the segment holding the index files' head: the head
+    /// itself checked out, so these are the log's records, damaged.
+    private struct LastSegmentDamage: Error {
+        let error: EventStoreError
     }
 
     /// Forgets everything this handle indexed (before indexing the segments again).

@@ -126,7 +126,7 @@ public final class EventLog {
             lockFile = nil
         }
         try withWriterLock { () throws in
-            loadIndexFiles()
+            try loadIndexFiles()
             try catchUpRepairingIndexes()
             if access == .write { try openCommittedHead() }
         }
