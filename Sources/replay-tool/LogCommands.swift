@@ -165,7 +165,7 @@ enum LogCommands {
             log:       \(dir)
             segments:  \(report.segments) (\(report.bytes) bytes)
             records:   \(report.records == 0 ? "0 (no committed batch)" : report.since.map { $0.position > report.head.position ? "\(report.records) (positions 1…\(report.head.position) read back; the damage lies before position \($0.position), where the last verify ended)" : $0.position == report.head.position ? "\(report.records) (nothing appended since the last verify; position \($0.position) hashed again)" : "\(report.records) (positions \($0.position + 1)…\(report.head.position) checked now; 1…\($0.position) by an earlier verify, position \($0.position) hashed again)" } ?? "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
-            head hash: \(report.head.hash)
+            head hash: \(report.head.hash)\(report.damage == nil ? "" : " (of position \(report.head.position), the last checked before the damage: not the log's head)")
 
             """)
             if let committed = report.committedHead {

@@ -110,6 +110,8 @@ import TestKit
         let before = Tool.run(["verify", "--log", s.log, "--since-last"])
         #expect(before.status == 1 && before.err.contains("position 45"), "\(before.err)")
         #expect(before.out.contains("positions 1…43 read back; the damage lies before position 46, where the last verify ended") && !before.out.contains("checked now"), "\(before.out)")
+        // The hash it prints is not the log's head: an auditor must not publish it as one.
+        #expect(before.out.contains("(of position 43, the last checked before the damage: not the log's head)"), "\(before.out)")
         // A mark that does not check is ignored: a full verify.
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: s.log + "/verified"))
         let full = Tool.run(["verify", "--log", s.log, "--format", "json"])
