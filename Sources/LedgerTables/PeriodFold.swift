@@ -120,8 +120,7 @@ struct PeriodFold {
         guard !decider.status(probe, at: instant).hasAccess else { return nil }
         if let ended = sub.endedAt, ended <= instant { return ended }
         if let issue = sub.billingIssueAt, issue <= instant, let ends = sub.graceEndsAt { return ends }
-        if sub.autoRenew && sub.pausedAt == nil && !sub.temporaryGrant { return sub.expires + decider.unverifiedGrace }
-        return sub.expires
+        return decider.unverifiedGraceEnd(of: sub) ?? sub.expires
     }
 
     /// What the ledger's books take for a sale: the reported price, else the catalog's listed

@@ -26,3 +26,11 @@ struct PlanTimers {
         return unverifiedGraceEnds.map { [expires, $0] } ?? [expires]
     }
 }
+
+extension PlanDecider {
+    /// When the unverified grace after `sub`'s `expires` ends (SK-D04), by the same test as
+    /// `status`; nil when it has none (auto-renew off, paused, a temporary grant).
+    public func unverifiedGraceEnd(of sub: Subscription) -> Timestamp? {
+        PlanTimers(sub, unverifiedGrace: unverifiedGrace).unverifiedGraceEnds
+    }
+}
