@@ -22,8 +22,7 @@ import TestKit
         let seed: UInt64 = 0x5EED_0B0D
         var random = SplitMix64(seed: seed)
         let source = Scratch()
-        try LastSegmentCheck.build(source.path, count: 40, size: 30)
-        let sound = fileBytes(segmentFiles(of: source.path)[0])
+        let sound = try LastSegmentCheck.build(source.path, count: 40, size: 30).bytes
         let starts = LastSegmentCheck.frameStarts(sound)
         let ends = Array(starts.dropFirst()) + [sound.count]
         for trial in 0..<60 {
@@ -57,8 +56,7 @@ import TestKit
     /// stood, also when the halves are split at that very place, each half consistent on its own.
     @Test func aRemovedRecordIsNamedEvenWhenTheHalvesMeetWhereItWas() throws {
         let source = Scratch()
-        try LastSegmentCheck.build(source.path, count: 40, size: 30)
-        let sound = fileBytes(segmentFiles(of: source.path)[0])
+        let sound = try LastSegmentCheck.build(source.path, count: 40, size: 30).bytes
         let starts = LastSegmentCheck.frameStarts(sound)
         for removed in [0, 1, 19, 20, 21, 37, 38] {
             var cut = sound
@@ -85,8 +83,7 @@ import TestKit
     /// given is the body's CRC, the reason `verify` gives, not what the damaged field then says.
     @Test func aFlippedBodyByteIsNamedAChecksumMismatchAsVerifyNamesIt() throws {
         let source = Scratch()
-        try LastSegmentCheck.build(source.path, count: 12, size: 30)
-        let sound = fileBytes(segmentFiles(of: source.path)[0])
+        let sound = try LastSegmentCheck.build(source.path, count: 12, size: 30).bytes
         let starts = LastSegmentCheck.frameStarts(sound)
         for (record, start) in starts.enumerated() {
             for within in [0, 7, 28, 29, 30, 31, 70].map({ LogFormat.frameHeaderSize + $0 }) {

@@ -8,12 +8,18 @@ import TestKit
 /// CRCs three at a time, and a long segment checked in two halves on two cores. Whatever the
 /// split, the damage named is the first, as one pass over the frames names it.
 @Suite struct LastSegmentCheck {
-    /// A one-segment log of `count` records with payloads of `size` bytes; the writer saves its index files as it closes.
-    static func build(_ dir: String, count: Int, size: Int) throws {
-        let log = try EventLog(directory: dir)
-        for start in stride(from: 0, to: count, by: 1000) {
-            try log.append(proposed(min(1000, count - start), prefix: "r\(start)-", size: size))
+    /// A one-segment log of `count` records with payloads of `size` bytes; the writer saves its
+    /// index files as it closes. Returns the segment's path and bytes.
+    @discardableResult
+    static func build(_ dir: String, count: Int, size: Int) throws -> (path: String, bytes: [UInt8]) {
+        do {
+            let log = try EventLog(directory: dir)
+            for start in stride(from: 0, to: count, by: 1000) {
+                try log.append(proposed(min(1000, count - start), prefix: "r\(start)-", size: size))
+            }
         }
+        let path = segmentFiles(of: dir)[0]
+        return (path, fileBytes(path))
     }
 
     /// The offset of every frame of a segment's bytes.
@@ -48,8 +54,7 @@ import TestKit
     /// the error is the one pass's, at the offset and position `verify` names.
     @Test func damageInEitherHalfIsNamedAsOnePassNamesIt() throws {
         let source = Scratch()
-        try Self.build(source.path, count: 40, size: 30)
-        let sound = fileBytes(segmentFiles(of: source.path)[0])
+        let sound = try Self.build(source.path, count: 40, size: 30).bytes
         let starts = Self.frameStarts(sound)
         #expect(starts.count == 40)
         let midway = (position: UInt64(21), offset: starts[20])
@@ -80,9 +85,7 @@ import TestKit
     /// A sample that is not where it says (inside a frame, another position) costs a second pass, never a false alarm.
     @Test func aSoundSegmentPassesWhateverTheSampleSays() throws {
         let dir = Scratch()
-        try Self.build(dir.path, count: 40, size: 30)
-        let path = segmentFiles(of: dir.path)[0]
-        let bytes = fileBytes(path)
+        let (path, bytes) = try Self.build(dir.path, count: 40, size: 30)
         let starts = Self.frameStarts(bytes)
         let file = try PlatformFile(path: path, mode: .readOnly)
         #expect(try EventLog.checkFrames(of: file, path: path, from: LogFormat.segmentHeaderSize, to: bytes.count, firstPosition: 1) == 41)
@@ -97,9 +100,7 @@ import TestKit
     /// damage in its first or second half is named at open, at its record.
     @Test func aHandleAdoptingTheIndexFilesNamesDamageInEitherHalfOfALongLastSegment() throws {
         let dir = Scratch()
-        try Self.build(dir.path, count: 24_000, size: 200)
-        let path = segmentFiles(of: dir.path)[0]
-        let sound = fileBytes(path)
+        let (path, sound) = try Self.build(dir.path, count: 24_000, size: 200)
         #expect(sound.count > EventLog.splitCheckMinimum)
         let starts = Self.frameStarts(sound)
         var unchecked = EventLog.Options()
@@ -136,9 +137,8 @@ import TestKit
 
     @Test func aFrameClaimingALengthPastTheCommittedRecordsIsNamedWhereItStarts() throws {
         let dir = Scratch()
-        try LastSegmentCheck.build(dir.path, count: 3_000, size: 200)
-        let path = segmentFiles(of: dir.path)[0]
-        var bytes = fileBytes(path)
+        let (path, sound) = try LastSegmentCheck.build(dir.path, count: 3_000, size: 200)
+        var bytes = sound
         #expect(bytes.count > 3 * (512 << 10) / 2, "the forged frame must not sit in the check's last chunk")
         let starts = LastSegmentCheck.frameStarts(bytes)
         let at = starts[100]
@@ -156,9 +156,8 @@ import TestKit
 
     @Test func aRecordHoldingTheLastPositionThereIsIsFollowedByDamageNotATrap() throws {
         let dir = Scratch()
-        try LastSegmentCheck.build(dir.path, count: 5, size: 30)
-        let path = segmentFiles(of: dir.path)[0]
-        var bytes = fileBytes(path)
+        let (path, sound) = try LastSegmentCheck.build(dir.path, count: 5, size: 30)
+        var bytes = sound
         let starts = LastSegmentCheck.frameStarts(bytes)
         Self.forge(&bytes, at: starts[0]) { frame in
             withUnsafeBytes(of: UInt64.max.littleEndian) { frame.replaceSubrange(12..<20, with: $0) }
