@@ -62,6 +62,7 @@ extension EventLog {
         offsets.reserveCapacity(toWrite.count)
         receipt.appended.reserveCapacity(toWrite.count)
         let now = options.clock()
+        receipt.recorded = now
         for (k, (index, record)) in toWrite.enumerated() {
             position += 1
             let version = try (versions[record.stream] ?? lookUpVersion(of: record.stream)) + 1

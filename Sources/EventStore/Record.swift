@@ -89,6 +89,9 @@ public struct AppendReceipt: Sendable, Equatable {
     }
     public var appended: [Appended] = []
     public var duplicates: [Duplicate] = []
+    /// When the log recorded the records appended (milliseconds since 1970, one instant per batch);
+    /// 0 when none was.
+    public var recorded: Int64 = 0
 }
 
 /// The head of the log: last position and the hash-chain value an auditor can publish.

@@ -1,4 +1,5 @@
 import EventStore
+import SubscriptionDomain
 import Platform
 
 /// Appends an importer's batches on a second thread (`SecondThread`), one at a time and in the
@@ -16,6 +17,9 @@ final class BatchAppender {
         /// The records the batch held.
         var count: Int
         var result: Result<AppendReceipt, any Error>
+        /// The batch's records and the events they hold (`EventImporter.batchAppended`).
+        var records: [ProposedRecord]
+        var events: [Event]
     }
 
     /// The log, and the outcome of the batch in flight once it is appended.
@@ -30,10 +34,11 @@ final class BatchAppender {
 
     init(log: EventLog) { thread = SecondThread(Appending(log: log), label: "EventImporter.append") }
 
-    /// Starts appending `batch` (whose records came from lines `firstLine` on) on the second thread.
-    func submit(_ batch: [ProposedRecord], firstLine: Int) {
+    /// Starts appending `batch` (whose records came from lines `firstLine` on, holding `events`,
+    /// handed back with the outcome) on the second thread.
+    func submit(_ batch: [ProposedRecord], events: [Event], firstLine: Int) {
         thread.submit { a in
-            a.outcome = Outcome(firstLine: firstLine, count: batch.count, result: Result { try a.log.append(batch) })
+            a.outcome = Outcome(firstLine: firstLine, count: batch.count, result: Result { try a.log.append(batch) }, records: batch, events: events)
         }
     }
 

@@ -76,6 +76,12 @@ public struct EventImporter {
     /// Called for each record appended (not for duplicates), with its stream and payload, once
     /// its batch is in the log (serve's answer cache drops what the record can change).
     public var recordAppended: (@Sendable (_ stream: String, _ payload: [UInt8]) -> Void)?
+    /// Called with each batch, the events its records hold (`events[i]` is `batch[i]`'s, as
+    /// decoded from its line) and its receipt once the batch is durable, batches in log order, on
+    /// the importer's thread (while the next batch is appended, `appendsWhileReading`): what the
+    /// import appended, without reading the log again (the event cache an import into an empty
+    /// log gathers as it goes).
+    public var batchAppended: (@Sendable (_ batch: [ProposedRecord], _ events: [Event], _ receipt: AppendReceipt) -> Void)?
 
     /// What became of one line (`lineOutcome`).
     public enum LineOutcome: Sendable, Equatable {
@@ -220,6 +226,7 @@ public struct EventImporter {
         defer { buffer.deallocate() }
         var batch: [ProposedRecord] = []
         batch.reserveCapacity(batchSize)
+        var batchEvents: [Event] = []       // the event of each record of the batch (batchAppended)
         var batchLines: [Int] = []          // the line of each record of the batch (lineOutcome)
         var batchFirstLine = 0
         var batchPayloadBytes = 0
@@ -251,12 +258,21 @@ public struct EventImporter {
         let appender = !streaming && source == .canonical && appendsWhileReading && lineOutcome == nil && recordAppended == nil ? BatchAppender(log: log) : nil
         defer { _ = appender?.settle() }
         var heldOtherPartitions = 0
-        /// Waits for the batch in flight, counts it, and throws `InFlightFailure` if it failed.
-        func settle() throws {
+        /// The batch last settled, until it is handed to `batchAppended`.
+        var settledBatch: (records: [ProposedRecord], events: [Event], receipt: AppendReceipt)?
+        func handSettled() {
+            guard let s = settledBatch else { return }
+            settledBatch = nil
+            batchAppended?(s.records, s.events, s.receipt)
+        }
+        /// Waits for the batch in flight, counts it, and throws `InFlightFailure` if it failed;
+        /// hands it to `batchAppended` unless told not to yet (`flush` first submits the next batch).
+        func settle(handing: Bool = true) throws {
             guard let appender else { return }
             if let outcome = appender.settle() {
                 switch outcome.result {
                 case .success(let receipt):
+                    if batchAppended != nil { settledBatch = (outcome.records, outcome.events, receipt) }
                     summary.appended += receipt.appended.count
                     summary.duplicates += receipt.duplicates.count
                     processed += outcome.count
@@ -267,6 +283,7 @@ public struct EventImporter {
                     throw InFlightFailure(line: outcome.firstLine, error: error)
                 }
             }
+            if handing { handSettled() }
         }
 
         /// Appends the batch; when streaming, also ends the group (if it has lines) and
@@ -274,14 +291,18 @@ public struct EventImporter {
         func flush() throws {
             var receipt: AppendReceipt?
             if !batch.isEmpty, let appender {
-                try settle()
-                appender.submit(batch, firstLine: batchFirstLine)
+                try settle(handing: false)
+                appender.submit(batch, events: batchEvents, firstLine: batchFirstLine)
                 batch = []
+                batchEvents = []
                 batchPayloadBytes = 0
                 batch.reserveCapacity(batchSize)
+                handSettled()
             } else if !batch.isEmpty {
                 let appended = try log.append(batch)
                 receipt = appended
+                batchAppended?(batch, batchEvents, appended)
+                batchEvents.removeAll(keepingCapacity: true)
                 if let recordAppended {
                     for a in appended.appended { recordAppended(batch[a.index].stream, batch[a.index].payload) }
                 }
@@ -322,6 +343,7 @@ public struct EventImporter {
             let line = whole.last == 0x0D ? UnsafeRawBufferPointer(rebasing: whole.dropLast()) : whole
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             var records: [ProposedRecord] = []
+            var events: [Event] = []    // each record's event, kept when `batchAppended` is set
             var jws = false
             /// An event past the door: nil if it belongs to another partition, else its record
             /// (checked against the catalog and the record limit). `fields` are `event.allFields`.
@@ -343,6 +365,7 @@ public struct EventImporter {
                 guard size <= log.maxRecordSize else {
                     throw EventDecodingError("event is \(size) bytes, over the log's record limit of \(log.maxRecordSize)")
                 }
+                if batchAppended != nil { events.append(event) }
                 return ProposedRecord(id: event.id, stream: event.user, payload: payload)
             }
             do {
@@ -382,6 +405,7 @@ public struct EventImporter {
             if batch.isEmpty { batchFirstLine = lineNumber }
             if source == .revenuecat { for r in records { batchUsers.insert(r.stream) } }
             batch += records
+            batchEvents += events
             if lineOutcome != nil { batchLines += repeatElement(lineNumber, count: records.count) }
             for r in records { batchPayloadBytes += r.payload.count }
         }

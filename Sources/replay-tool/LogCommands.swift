@@ -76,6 +76,10 @@ enum LogCommands {
         importer.batchSize = EventImporter.fileBatchSize
         // Tests make batches small to kill an import with many batches in flight.
         if let n = ProcessInfo.processInfo.environment["REPLAY_TOOL_IMPORT_BATCH"].flatMap({ Int($0) }), n > 0 { importer.batchSize = n }
+        // An import into an empty log gathers the event cache as it appends (ImportedEventCache);
+        // REPLAY_TOOL_IMPORT_EVENT_CACHE=off leaves it to the first rebuild (to compare, or to measure).
+        let cache = ProcessInfo.processInfo.environment["REPLAY_TOOL_IMPORT_EVENT_CACHE"] == "off" ? nil : ImportedEventCache(log: log)
+        if let cache { importer.batchAppended = { cache.add($0, $1, $2) } }
         var summary = EventImporter.Summary()
         var kept = RejectedLinesFile(logDirectory: Common.logDirectory(a))
         var failure: (any Error)?
@@ -90,6 +94,7 @@ enum LogCommands {
             failure = error
         }
         Console.endProgress()
+        if let cache, failure == nil, summary.appended > 0 { writeEventCache(cache, log: log) }
         do { try kept.close() } catch { failure = failure ?? error }
         // What was committed is summarised even when appending stopped part way; the error follows.
         if format == .json {
@@ -109,6 +114,21 @@ enum LogCommands {
         }
         if let failure { throw failure }
         return summary.rejected == 0 ? 0 : 1
+    }
+
+    /// Writes the event cache an import gathered. The import stands either way: a cache not
+    /// written is said on stderr, and the first full rebuild builds it from the log.
+    private static func writeEventCache(_ cache: ImportedEventCache, log: EventLog) {
+        let why: String
+        do {
+            switch try cache.write(log: log) {
+            case .success: return
+            case .failure(let abandoned): why = abandoned.reason
+            }
+        } catch {
+            why = "\(error)"
+        }
+        Console.err("replay-tool import: the event cache was not written (\(why)); the first full rebuild builds it from the log")
     }
 
     static let export = CommandSpec(

@@ -139,7 +139,13 @@ enum EventCache {
         guard written == head.position else {
             throw ProjectionError(position: written, reason: "the log ended at position \(written), before its head \(head.position)")
         }
-        var file = try ChecksummedReplacement(path: path(log.directory))
+        try encoder.withValue { e in try write(&e.writer, head: head, directory: log.directory) }
+    }
+
+    /// Writes the cache of the log in `directory` at `head` from `writer`, which holds every
+    /// event of the log through the head, appended in log order.
+    static func write(_ writer: inout Writer, head: LogHead, directory: String) throws {
+        var file = try ChecksummedReplacement(path: path(directory))
         var out = ProjectionWriter()
         out.raw(magic)
         out.count(codeVersion)
@@ -147,7 +153,7 @@ enum EventCache {
         out.int64(Int64(bitPattern: head.position))
         out.raw(head.hash.bytes)
         out.count(Int(head.position))
-        try encoder.withValue { e in try e.writer.write(into: &out, file: &file) }
+        try writer.write(into: &out, file: &file)
         try file.commit(&out)
     }
 
