@@ -24,6 +24,8 @@ enum LogCommands {
             A line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full
             disk), what was committed is summarised, then the error names the first line that did not go in; exit 1.
             Store payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.
+            An import into an empty log also writes the event cache (DIR/projections/events.cache) from the events it
+            decoded, so the first report does not decode the log again.
 
             import --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of
             lines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is
