@@ -38,7 +38,8 @@ import TestKit
 
     @Test func cacheWritesTheEventCacheAndRebuildsAnswerTheSame() throws {
         let s = Scratch()
-        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"]).status == 0)
+        #expect(Tool.run(["import", "--log", s.log, "events/handz.jsonl"], environment: ["REPLAY_TOOL_IMPORT_EVENT_CACHE": "off"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: s.log + "/projections/events.cache"))
         let grace = Queries.handzGraceSeven(s)
         let before = Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", grace, "--format", "json", "--at", "2026-02-06T12:00:00Z"])
         let built = Tool.run(["cache", "--log", s.log, "--format", "json"])
@@ -50,6 +51,21 @@ import TestKit
         let after = Tool.run(["diff", "--log", s.log, "--profile", "handz", "--profile", grace, "--format", "json", "--at", "2026-02-06T12:00:00Z"])
         #expect(before.status == after.status && before.out == after.out && !after.out.isEmpty)
         #expect(Tool.run(["cache", "--log", s.log + "/missing"]).status != 0)
+    }
+
+    /// An import into an empty log writes the event cache `cache` would build; a later import does not touch it.
+    @Test func anImportIntoAnEmptyLogWritesTheEventCacheTheCacheCommandBuilds() throws {
+        let s = Scratch()
+        let cachePath = s.log + "/projections/events.cache"
+        let r = Tool.run(["import", "--log", s.log, "events/handz.jsonl"])
+        #expect(r.status == 0 && r.err.isEmpty, "\(r.err)")
+        let gathered = try #require(FileManager.default.contents(atPath: cachePath))
+        try FileManager.default.removeItem(atPath: cachePath)
+        #expect(Tool.run(["cache", "--log", s.log]).status == 0)
+        #expect(FileManager.default.contents(atPath: cachePath) == gathered)
+        let line = #"{"id":"x1","type":"account_created","user":"zed","time":"2026-01-01T00:00:00Z"}"#
+        #expect(Tool.run(["import", "--log", s.log, "-"], stdin: line + "\n").status == 0)
+        #expect(FileManager.default.contents(atPath: cachePath) == gathered, "a later import leaves the cache (now of an older head) as it was")
     }
 
     @Test func importReadsStandardInput() {
