@@ -11,7 +11,9 @@ import TestKit
         let s = Scratch()
         let file = s.path + "/all.jsonl", log = s.path + "/log"
         #expect(Tool.run(["generate", "--users", "40", "--seed", "3", "--out", file]).status == 0)
-        #expect(Tool.run(["import", "--log", log, file]).status == 0)
+        // (Without the event cache an import writes: the first question then builds the kept projection, which keeps the fingerprint.)
+        #expect(Tool.run(["import", "--log", log, file], environment: ["REPLAY_TOOL_IMPORT_EVENT_CACHE": "off"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: log + "/projections"))
         let args = ["counts", "--log", log, "--at", "2026-05-01T00:00:00Z", "--format", "json"]
         let first = Tool.run(args, environment: ["REPLAY_TOOL_TIME_INDEX": "off"])
         #expect(first.status == 0, "\(first.err)")
