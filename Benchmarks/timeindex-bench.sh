@@ -4,7 +4,8 @@
 # -c release --static-swift-stdlib`, as docs/BENCHMARKS.md's figures), and DuckDB over the
 # same events in a table (2 threads) when `python3 -c 'import duckdb'` works:
 #   Benchmarks/timeindex-bench.sh TOOL USERS [SEED]
-# Generates USERS users (`replay-tool generate`), imports them into a new log under /tmp (timed),
+# Generates USERS users (`replay-tool generate`), imports them into a new log under /tmp (timed;
+# and once more without the event cache the import writes, with the first build after each),
 # builds the index once and once more under changed rules (timed: from the event cache, and
 # derived from the kept index; DuckDB's load of the same JSON Lines and answer beside them), then prints one table row per question: seconds and peak
 # RSS of each; then brings the index up after batches of k new records (k = 1, 100, 10,000).
@@ -25,8 +26,12 @@ export REPLAY_TOOL_NOW=2026-12-31T00:00:00Z
 duck=no
 if python3 -c 'import duckdb' 2>/dev/null; then duck=yes; fi
 echo "$U users, $n lines"
-echo "import: $(timed "$T" import --log "$D/log" "$D/events.jsonl")"
-echo "first build of the index (counts --at, includes the event cache): $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z)"
+echo "import (into an empty log: it writes the event cache as it goes): $(timed "$T" import --log "$D/log" "$D/events.jsonl")"
+echo "first build of the index (counts --at; the event cache is there): $(timed "$T" counts --log "$D/log" --at 2026-05-01T00:00:00Z)"
+# The same without the import's event cache: the first build reads, checks and decodes the log to build it.
+echo "import without the event cache (REPLAY_TOOL_IMPORT_EVENT_CACHE=off): $(timed env REPLAY_TOOL_IMPORT_EVENT_CACHE=off "$T" import --log "$D/log2" "$D/events.jsonl")"
+echo "first build of the index after it (builds the event cache first): $(timed "$T" counts --log "$D/log2" --at 2026-05-01T00:00:00Z)"
+rm -rf "$D/log2"
 # Developers change a rule and ask again: the index under other rules (event cache present).
 "$T" profiles show handz | sed 's/"billingGraceDays" : 3/"billingGraceDays" : 7/' > "$D/grace7.json"
 mkdir "$D/kept" && mv "$D"/log/projections/*.timeindex "$D/kept/"
