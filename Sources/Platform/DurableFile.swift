@@ -46,6 +46,12 @@ public enum DurableFile {
             length += bytes.count
         }
 
+        /// Writes `bytes` at `offset` of the temporary file, leaving `length` as it is: for a file
+        /// laid out in advance whose pieces are written side by side, each thread at its own offsets.
+        public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+            try file.writeAll(bytes, at: offset)
+        }
+
         /// Flushes the temporary file, renames it over `path` and makes the rename durable.
         public func commit() throws {
             try file.sync()

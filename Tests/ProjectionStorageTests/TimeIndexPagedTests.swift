@@ -21,7 +21,14 @@ import SubscriptionDomain
             let built = try TimeIndex.build(directory: log.path, profile: .handz, fingerprint: store.fingerprint, partitions: 2)
             let steps = try built.memoryBase()
             for blockSteps in [1, 2, 3, 7, 64, 256, 1000] {
-                try built.write(path: store.timeIndexPath, blockSteps: blockSteps)
+                // Written in two halves of its keys on two cores, split anywhere: the bytes one thread writes.
+                try built.write(path: store.timeIndexPath, blockSteps: blockSteps, splittingFrom: .max)
+                let whole = try #require(FileManager.default.contents(atPath: store.timeIndexPath))
+                for splittingFrom in [0, 1, 5_000] {
+                    try built.write(path: store.timeIndexPath, blockSteps: blockSteps, splittingFrom: splittingFrom)
+                    #expect(FileManager.default.contents(atPath: store.timeIndexPath) == whole,
+                            "seed \(seed) blocks of \(blockSteps), split from \(splittingFrom) bytes: not the bytes one thread writes")
+                }
                 let paged = try #require(try TimeIndex.read(path: store.timeIndexPath))
                 guard case .paged = paged.base else {
                     Issue.record("seed \(seed) blocks of \(blockSteps): a stored base is read in blocks")

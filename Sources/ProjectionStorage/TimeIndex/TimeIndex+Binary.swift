@@ -32,8 +32,11 @@ extension TimeIndex {
     static let overlayMagic = Array("LDGTIDO\n".utf8)
 
     /// Writes the base to `path` (a temporary file put in place atomically), in blocks of
-    /// `blockSteps` steps; the overlay is not written.
-    func write(path: String, blockSteps: Int = PagedSteps.defaultBlockSteps) throws {
+    /// `blockSteps` steps; the overlay is not written. The blocks' place in the file follows from
+    /// the table, so a file of `splittingFrom` bytes of blocks or more is written in two halves
+    /// of its keys on two cores (each half encoded and written at its own offsets): copying the
+    /// blocks into the page cache is most of a write's time. The same bytes either way.
+    func write(path: String, blockSteps: Int = PagedSteps.defaultBlockSteps, splittingFrom: Int = 16 << 20) throws {
         precondition(blockSteps > 0 && blockSteps <= PagedSteps.maximumBlockSteps)
         let steps = try memoryBase()
         var table = ProjectionWriter()
@@ -62,10 +65,39 @@ extension TimeIndex {
         w.raw(table.bytes)
         w.uint32(CRC32C.checksum(w.bytes))
         let file = try DurableFile.Replacement(path: path)
-        // A block's (time, sum) pairs as little-endian words, appended at once (not 16 bytes a step).
+        // Where each key's blocks start: 16 bytes a step and 4 a block.
+        var offsets = [w.bytes.count]
+        offsets.reserveCapacity(steps.keys.count + 1)
+        for k in steps.keys.indices {
+            let n = steps.starts[k + 1] - steps.starts[k]
+            offsets.append(offsets[k] + 16 * n + 4 * ((n + blockSteps - 1) / blockSteps))
+        }
+        try w.drain { try file.write($0, at: 0) }
+        let keys = steps.keys.indices
+        if offsets[keys.count] - offsets[0] < splittingFrom {
+            try Self.writeBlocks(steps, keys: keys, at: offsets[0], blockSteps: blockSteps, into: file)
+        } else {
+            // The first key of the second half: the one holding the middle byte.
+            let middle = (offsets[0] + offsets[keys.count]) / 2
+            var split = 0
+            while split < keys.count, offsets[split + 1] <= middle { split += 1 }
+            _ = try Parallel.both(
+                { () throws -> Void in try Self.writeBlocks(steps, keys: 0..<split, at: offsets[0], blockSteps: blockSteps, into: file) },
+                { () throws -> Void in try Self.writeBlocks(steps, keys: split..<keys.count, at: offsets[split], blockSteps: blockSteps, into: file) })
+        }
+        try file.commit()
+    }
+
+    /// Writes the blocks of `keys` from `offset` on: per block, its (time, sum) pairs as
+    /// little-endian words, then the CRC32C of those bytes.
+    private static func writeBlocks(_ steps: TimeSteps, keys: Range<Int>, at offset: Int, blockSteps: Int,
+                                    into file: DurableFile.Replacement) throws {
+        var w = ProjectionWriter(capacity: 1 << 20 + 16 * blockSteps + 4)
+        var at = offset
+        // A block's pairs gathered, then appended at once (not 16 bytes a step).
         var pairs: [Int64] = []
         pairs.reserveCapacity(2 * blockSteps)
-        for k in steps.keys.indices {
+        for k in keys {
             for first in stride(from: steps.starts[k], to: steps.starts[k + 1], by: blockSteps) {
                 let blockStart = w.bytes.count
                 pairs.removeAll(keepingCapacity: true)
@@ -75,11 +107,14 @@ extension TimeIndex {
                 }
                 pairs.withUnsafeBytes { w.raw($0) }
                 w.uint32(w.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[blockStart...])) })
-                if w.bytes.count >= 1 << 20 { try w.drain { try file.append($0) } }
+                if w.bytes.count >= 1 << 20 {
+                    let n = w.bytes.count
+                    try w.drain { try file.write($0, at: at) }
+                    at += n
+                }
             }
         }
-        try w.drain { try file.append($0) }
-        try file.commit()
+        try w.drain { try file.write($0, at: at) }
     }
 
     /// Writes the overlay to `path`, naming the head it brings the base to and the base's head.
