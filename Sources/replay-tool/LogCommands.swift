@@ -24,8 +24,8 @@ enum LogCommands {
             A line over twice the log's record limit (2 MiB) is rejected unread. If appending stops part way (a full
             disk), what was committed is summarised, then the error names the first line that did not go in; exit 1.
             Store payload types that carry nothing for the ledger (TEST, CONSUMPTION_REQUEST, …) are skipped and counted.
-            An import into an empty log also writes the event cache (DIR/projections/events.cache) from the events it
-            decoded, so the first report does not decode the log again.
+            An import into a log without records also writes the event cache (DIR/projections/events.cache) from the
+            events it decoded, so the first report does not decode the log again (REPLAY_TOOL_IMPORT_EVENT_CACHE=off: not).
 
             import --follow - reads standard input until it ends, or until SIGTERM or SIGINT, committing a group of
             lines as soon as the input pauses (within milliseconds; at most 1,000 events a group). After each group is
@@ -119,7 +119,7 @@ enum LogCommands {
     }
 
     /// Writes the event cache an import gathered. The import stands either way: a cache not
-    /// written is said on stderr, and the first full rebuild builds it from the log.
+    /// written is said on stderr, and rebuilds build it from the log where they can.
     private static func writeEventCache(_ cache: ImportedEventCache, log: EventLog) {
         let why: String
         do {
@@ -130,7 +130,7 @@ enum LogCommands {
         } catch {
             why = "\(error)"
         }
-        Console.err("replay-tool import: the event cache was not written (\(why)); the first full rebuild builds it from the log")
+        Console.err("replay-tool import: the event cache was not written (\(why)); the import stands, and rebuilds build the cache from the log where they can")
     }
 
     static let export = CommandSpec(

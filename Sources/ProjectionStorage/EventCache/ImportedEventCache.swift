@@ -17,7 +17,7 @@ import Synchronization
 /// log was not empty, when another writer's records came between the import's, when a record does
 /// not decode as an event, or when the import holds more than `eventLimit` events.
 public final class ImportedEventCache: Sendable {
-    /// The most events gathered in memory (about 70 bytes each): past them the import stops gathering.
+    /// The most events gathered in memory (about 90 bytes each): past them the import stops gathering.
     public static let eventLimit = 16_000_000
 
     private struct State {
