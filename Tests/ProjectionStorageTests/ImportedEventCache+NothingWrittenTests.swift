@@ -19,3 +19,15 @@ extension ImportedEventCaches {
         #expect(!FileManager.default.fileExists(atPath: EventCache.path(dir.log)))
     }
 }
+
+extension ImportedEventCaches {
+    /// An import that appends nothing (its one line not an event) has no head to name: nothing is written.
+    @Test(arguments: [true, false])
+    func anImportThatAppendsNothingWritesNoCache(twoThreads: Bool) throws {
+        let (dir, result, summary) = try Self.importGathering(Array("not json\n".utf8), batchSize: 7, twoThreads: twoThreads)
+        #expect(summary.appended == 0 && summary.rejected == 1, "\(summary)")
+        let abandoned = try #require(result.failure)
+        #expect(abandoned.reason == "the log's head is at 0, the import's last record at 0")
+        #expect(!FileManager.default.fileExists(atPath: EventCache.path(dir.log)))
+    }
+}
