@@ -1,6 +1,4 @@
-import Projections
 import EventStore
-import EventCodec
 import SubscriptionDomain
 import Synchronization
 
@@ -9,13 +7,13 @@ import Synchronization
 /// durable (on the importer's thread, while its second thread appends the next batch: appending
 /// is the slower of the two), and the file written at the end for the head the import reached. The first report after the import then
 /// reads the cache instead of reading, checking and decoding every record of the log again.
-/// (An event with fields the ledger does not know is decoded again from its record: the cache
-/// keeps such a field's JSON as the record holds it.)
+/// A record is the importer's encoding of its event, so the event it decoded is the one a
+/// decoding of the record gives (unknown fields keep their JSON text; tests compare the files).
 ///
 /// The file is the one `EventCache.build` makes from the log (tests compare them byte for byte).
 /// Nothing is written, and the first rebuild builds the cache from the log as before, when the
-/// log was not empty, when another writer's records came between the import's, when a record does
-/// not decode as an event, or when the import holds more than `eventLimit` events.
+/// log held records, when another writer's records came between the import's, or when the import
+/// holds more than `eventLimit` events.
 public final class ImportedEventCache: Sendable {
     /// The most events gathered in memory (about 90 bytes each): past them the import stops gathering.
     public static let eventLimit = 16_000_000
@@ -24,7 +22,6 @@ public final class ImportedEventCache: Sendable {
         var writer: EventCache.Writer? = EventCache.Writer(events: 0)
         /// The position the next record must have.
         var next: UInt64 = 1
-        var decoder = EventCodec.LineDecoder()
         /// Why nothing will be written (set once the writer is let go).
         var abandoned: String?
     }
@@ -52,18 +49,7 @@ public final class ImportedEventCache: Sendable {
                 guard a.position <= UInt64(limit) else {
                     return abandon(&s, "the import holds more than \(limit) events")
                 }
-                if events[a.index].extra.unknown.isEmpty {
-                    s.writer!.append(events[a.index], recorded: receipt.recorded)
-                } else {
-                    do {
-                        let event = try Self.withBytes(batch[a.index]) { payload, stream, id in
-                            try Replay.decode(payload: payload, stream: stream, id: id, position: a.position, using: &s.decoder)
-                        }
-                        s.writer!.append(event, recorded: receipt.recorded)
-                    } catch {
-                        return abandon(&s, "\(error)")
-                    }
-                }
+                s.writer!.append(events[a.index], recorded: receipt.recorded)
                 s.next += 1
             }
         }
@@ -74,6 +60,7 @@ public final class ImportedEventCache: Sendable {
     public func write(log: EventLog) throws -> Result<Int, Abandoned> {
         try state.withLock { s in
             if let why = s.abandoned { return .failure(Abandoned(reason: why)) }
+            guard s.writer != nil else { return .failure(Abandoned(reason: "the cache was written already")) }
             let head = log.head
             guard head.position == s.next - 1, head.position > 0 else {
                 return .failure(Abandoned(reason: "the log's head is at \(head.position), the import's last record at \(s.next - 1)"))
@@ -93,13 +80,5 @@ public final class ImportedEventCache: Sendable {
     private func abandon(_ s: inout State, _ why: String) {
         s.writer = nil
         s.abandoned = why
-    }
-
-    private static func withBytes<R>(_ r: ProposedRecord,
-                                     _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        var stream = r.stream, id = r.id
-        return try r.payload.withUnsafeBytes { payload in
-            try stream.withUTF8 { s in try id.withUTF8 { i in try body(payload, UnsafeRawBufferPointer(s), UnsafeRawBufferPointer(i)) } }
-        }
     }
 }
