@@ -2,18 +2,18 @@ import EventStore
 import SubscriptionDomain
 import Synchronization
 
-/// The event cache of an import into an empty log, gathered as the import appends: each batch's
-/// events, as the import decoded them from its lines, put in the cache's form once the batch is
-/// durable (on the importer's thread, while its second thread appends the next batch: appending
-/// is the slower of the two), and the file written at the end for the head the import reached. The first report after the import then
-/// reads the cache instead of reading, checking and decoding every record of the log again.
-/// A record is the importer's encoding of its event, so the event it decoded is the one a
-/// decoding of the record gives (unknown fields keep their JSON text; tests compare the files).
+/// The event cache of an import into a log without records, gathered as the import appends:
+/// each batch's events, as the import decoded them from its lines, put in the cache's form once
+/// the batch is durable (on the importer's thread, while its second thread appends the next batch:
+/// appending is the slower of the two), and the file written at the end for the head the import
+/// reached. The first report after the import then reads the cache instead of reading, checking
+/// and decoding every record of the log again.
 ///
-/// The file is the one `EventCache.build` makes from the log (tests compare them byte for byte).
-/// Nothing is written, and the first rebuild builds the cache from the log as before, when the
-/// log held records, when another writer's records came between the import's, or when the import
-/// holds more than `eventLimit` events.
+/// The file is the one `EventCache.build` makes from the log (tests compare them byte for byte): a
+/// record is the importer's encoding of its event, so the event it decoded is the one the record
+/// decodes to (unknown fields keep their JSON text). Nothing is written, and the first rebuild
+/// builds the cache from the log as before, when the log held records, when another writer's
+/// records came between the import's, or when the import holds more than `eventLimit` events.
 public final class ImportedEventCache: Sendable {
     /// The most events gathered in memory (about 90 bytes each): past them the import stops gathering.
     public static let eventLimit = 16_000_000

@@ -35,7 +35,7 @@ extension TimeIndex {
     /// `blockSteps` steps; the overlay is not written. The blocks' place in the file follows from
     /// the table, so a file of `splittingFrom` bytes of blocks or more is written in two halves
     /// of its keys on two cores (each half encoded and written at its own offsets): copying the
-    /// blocks into the page cache is most of a write's time. The same bytes either way.
+    /// blocks into the page cache can be most of a write's time. The same bytes either way.
     func write(path: String, blockSteps: Int = PagedSteps.defaultBlockSteps, splittingFrom: Int = 16 << 20) throws {
         precondition(blockSteps > 0 && blockSteps <= PagedSteps.maximumBlockSteps)
         let steps = try memoryBase()
