@@ -11,18 +11,9 @@ extension ImportAndExport {
         let s = Scratch()
         let population = s.path + "/population.jsonl"
         #expect(Tool.run(["generate", "--users", "40", "--seed", "5", "--profile", "handz", "--out", population]).status == 0)
-        let p = Process()
-        // The test runner's children inherit SIGXFSZ ignored: env puts the default back, as a shell has it.
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["--default-signal=XFSZ", "/bin/bash", "-c", "ulimit -f 12; REPLAY_TOOL_IMPORT_BATCH=10 \"$0\" import --log \"$1\" \"$2\"", Tool.binary, s.log, population]
-        p.currentDirectoryURL = URL(fileURLWithPath: Tool.packageRoot)
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "status \(p.terminationStatus): \(message)")
+        let (reason, status, message) = try Tool.runUnderFileSizeLimit(kib: 12,
+            "REPLAY_TOOL_IMPORT_BATCH=10 \"$0\" import --log \"$1\" \"$2\"", [Tool.binary, s.log, population])
+        #expect(reason == .exit && status == 1, "status \(status): \(message)")
         #expect(message.contains("File too large"), "\(message)")
         let verify = Tool.json(Tool.run(["verify", "--log", s.log, "--format", "json"]).out) as? [String: Any]
         #expect(verify?["intact"] as? Bool == true && (verify?["records"] as? Int ?? 0) > 0, "\(String(describing: verify))")

@@ -57,6 +57,23 @@ enum Tool {
                        signaled: p.terminationReason == .uncaughtSignal)
     }
 
+    /// Runs `script` under bash with `ulimit -f` set to `kib` (1,024-byte blocks) and SIGXFSZ at its
+    /// default, as a shell has it (the test runner's children inherit it ignored), `$0`… being
+    /// `arguments`, in the package root; returns how it ended and its standard error.
+    static func runUnderFileSizeLimit(kib: Int, _ script: String, _ arguments: [String]) throws -> (reason: Process.TerminationReason, status: Int32, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["--default-signal=XFSZ", "/bin/bash", "-c", "ulimit -f \(kib); " + script] + arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationReason, p.terminationStatus, message)
+    }
+
     /// Runs the tool as `run` does and expects exit `status`, naming the command and its stderr when it is not.
     @discardableResult
     static func expecting(_ status: Int32, _ args: [String], now: String?, sourceLocation: SourceLocation = #_sourceLocation) -> ToolRun {
