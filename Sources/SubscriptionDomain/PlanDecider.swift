@@ -7,14 +7,12 @@ public struct PlanDecider: Sendable {
     final class Rules: Sendable {
         let profile: Profile
         let groups: [String: String]
-        let listedPrices: [String: ListedPrice]
-        /// Each product's id and `billingTerms`, in catalog order.
+        /// Each product's id and `billingTerms` (its price parsed once), in catalog order: what
+        /// `billingTerms(of:)` and `listedPrice(of:)` read.
         let billing: [(product: String, terms: BillingTerms)]
         init(_ profile: Profile) {
             self.profile = profile
             billing = profile.products.map { ($0.id, BillingTerms(periodMonths: $0.periodMonths, price: Money.parse($0.price), currency: $0.currency)) }
-            listedPrices = Dictionary(profile.products.compactMap { p in Money.parse(p.price).map { (p.id, ListedPrice(price: $0, currency: p.currency)) } },
-                                      uniquingKeysWith: { a, _ in a })
             groups = Dictionary(profile.products.compactMap { p in p.group.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a })
         }
     }
@@ -29,8 +27,14 @@ public struct PlanDecider: Sendable {
         public var currency: String
     }
 
-    /// The catalog price of a product, if the profile lists it (read without copying the profile).
-    public func listedPrice(of product: String) -> ListedPrice? { rules.listedPrices[product] }
+    /// The catalog price of a product, if the profile lists it with a price that parses (the
+    /// first such entry; read without copying the profile: a catalog lists a few products).
+    public func listedPrice(of product: String) -> ListedPrice? {
+        for i in rules.billing.indices where rules.billing[i].product == product {
+            if let price = rules.billing[i].terms.price { return ListedPrice(price: price, currency: rules.billing[i].terms.currency) }
+        }
+        return nil
+    }
     /// How long before a trial ends its reminder fires.
     public var trialReminderLead: Timestamp.Duration { rules.profile.trialReminderLead }
     /// How long after a renewal was due its entitlement lasts without the store's word.

@@ -68,6 +68,9 @@ public struct SubscriberState: Sendable, Equatable, Codable {
         case .sandbox: subscriptions.last?.environment == .sandbox ? subscriptions.count - 1 : nil
         }
     }
+    /// Whether the production subscription is access only (`Subscription.accessOnly`: a family
+    /// member's, a temporary grant), read in place (`subscription` would copy it); false without one.
+    public var productionIsAccessOnly: Bool { index(of: .production).map { subscriptions[$0].accessOnly } ?? false }
     /// Whether the production subscription has an unresolved billing issue.
     public var hasBillingIssue: Bool {
         guard let i = index(of: .production) else { return false }

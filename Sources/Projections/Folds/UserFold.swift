@@ -43,9 +43,7 @@ package struct UserFold: Sendable, Equatable, UserKeyed {
         let transition = decider.evolve(&state, e)
         let rule = transition.rule
         // A family member's purchase or renewal, or a temporary grant: access, not a sale (no revenue, not counted as a renewal).
-        // (The production subscription's flag read in place: `subscription` would copy the whole of it.)
-        let memberAccess = (e.type == .purchase || e.type == .renewal) && rule != .sandboxApart
-            && state.index(of: .production).map { state.subscriptions[$0].accessOnly } == true
+        let memberAccess = (e.type == .purchase || e.type == .renewal) && rule != .sandboxApart && state.productionIsAccessOnly
         let counted = options.inWindow(e.time) && (options.includeSandbox || rule != .sandboxApart)
         if counted {
             if let m = Metric.countedPerEvent(e.type) {

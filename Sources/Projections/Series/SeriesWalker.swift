@@ -193,7 +193,7 @@ package struct SeriesWalker {
         while let first = retention.first, limit.map({ first.at < $0 }) ?? true {
             retention.removeFirst()
             // Kept: in a paid period then (pro); a billing or unverified grace does not count as kept.
-            let kept = decider.status(fold.state, at: first.at).planState == .pro && fold.state.subscription?.accessOnly != true ? 1 : 0
+            let kept = decider.status(fold.state, at: first.at).planState == .pro && !fold.state.productionIsAccessOnly ? 1 : 0
             flows[day, default: SeriesDay()].retentionMeasured[first.period - 1] += 1
             flows[day, default: SeriesDay()].retentionKept[first.period - 1] += kept
         }

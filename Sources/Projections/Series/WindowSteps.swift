@@ -99,8 +99,7 @@ struct WindowSteps {
         while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
             checks.removeFirst()
             emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1)
-            if decider.status(state, at: first.at).planState == .pro
-                && state.index(of: .production).map({ state.subscriptions[$0].accessOnly }) != true {
+            if decider.status(state, at: first.at).planState == .pro && !state.productionIsAccessOnly {
                 emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)
             }
         }
