@@ -133,6 +133,16 @@ enum LogCommands {
         Console.err("replay-tool import: the event cache was not written (\(why)); the import stands, and rebuilds build the cache from the log where they can")
     }
 
+    /// verify's `records:` line: how many, and which positions this run checked.
+    private static func recordsLine(_ report: VerificationReport) -> String {
+        let n = report.records, head = report.head.position
+        guard n > 0 else { return "0 (no committed batch)" }
+        guard let mark = report.since?.position else { return "\(n) (positions 1…\(head), hash chain checked)" }
+        if mark > head { return "\(n) (positions 1…\(head) read back; the damage lies before position \(mark), where the last verify ended)" }
+        if mark == head { return "\(n) (nothing appended since the last verify; position \(mark) hashed again)" }
+        return "\(n) (positions \(mark + 1)…\(head) checked now; 1…\(mark) by an earlier verify, position \(mark) hashed again)"
+    }
+
     static let export = CommandSpec(
         name: "export", summary: "print the log as JSON Lines, with position, version and recorded",
         positionals: nil, options: [Common.logs, Common.profile, OptionSpec(name: "--from-position", value: "N", help: "start at this position")] + TableExport.options,
@@ -186,7 +196,7 @@ enum LogCommands {
             Console.out("""
             log:       \(dir)
             segments:  \(report.segments) (\(report.bytes) bytes)
-            records:   \(report.records == 0 ? "0 (no committed batch)" : report.since.map { $0.position > report.head.position ? "\(report.records) (positions 1…\(report.head.position) read back; the damage lies before position \($0.position), where the last verify ended)" : $0.position == report.head.position ? "\(report.records) (nothing appended since the last verify; position \($0.position) hashed again)" : "\(report.records) (positions \($0.position + 1)…\(report.head.position) checked now; 1…\($0.position) by an earlier verify, position \($0.position) hashed again)" } ?? "\(report.records) (positions 1…\(report.head.position), hash chain checked)")
+            records:   \(recordsLine(report))
             head hash: \(report.head.hash)\(report.damage == nil ? "" : " (of position \(report.head.position), the last checked before the damage: not the log's head)")
 
             """)
