@@ -152,7 +152,7 @@ import SubscriptionDomain
             let run = (0..<Int(1 + rng.next() % 5_000)).map { _ in
                 TimeIndexBuilder.Change(time: Int64(bitPattern: rng.next()), delta: Int64(rng.next() % 9) - 4)
             }
-            chunks.append(contentsOf: run[...])
+            run.withUnsafeBufferPointer { chunks.append($0) }
             given += run
         }
         var held: [[TimeIndexBuilder.Change]] = []

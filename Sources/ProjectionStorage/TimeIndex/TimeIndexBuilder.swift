@@ -79,10 +79,13 @@ struct TimeIndexBuilder: Sendable {
                 starts[k] += 1
             }
         }
-        var start = 0
-        for k in 0..<keys.count where starts[k] > start {
-            changes[k].append(contentsOf: grouped[start..<starts[k]])
-            start = starts[k]
+        // (Each run copied from the buffer as it is: a slice of the array per run was retained and let go.)
+        grouped.withUnsafeBufferPointer { runs in
+            var start = 0
+            for k in 0..<keys.count where starts[k] > start {
+                changes[k].append(UnsafeBufferPointer(rebasing: runs[start..<starts[k]]))
+                start = starts[k]
+            }
         }
         batch.removeAll(keepingCapacity: true)
         (runStarts, self.grouped) = (starts, grouped)
@@ -303,9 +306,10 @@ struct ChangeChunks: Sendable {
 
     init() {}
 
-    mutating func append(contentsOf run: ArraySlice<TimeIndexBuilder.Change>) {
-        var rest = run[...]
-        while !rest.isEmpty {
+    /// Appends `run`: into the last chunk as far as it goes, the rest into new ones.
+    mutating func append(_ run: UnsafeBufferPointer<TimeIndexBuilder.Change>) {
+        var from = 0
+        while from < run.count {
             let last = chunks.count - 1
             if last < 0 || chunks[last].count == chunks[last].capacity {
                 var chunk: [TimeIndexBuilder.Change] = []
@@ -313,9 +317,9 @@ struct ChangeChunks: Sendable {
                 chunks.append(chunk)
                 continue
             }
-            let n = min(rest.count, chunks[last].capacity - chunks[last].count)
-            chunks[last] += rest.prefix(n)
-            rest = rest.dropFirst(n)
+            let n = min(run.count - from, chunks[last].capacity - chunks[last].count)
+            chunks[last].append(contentsOf: UnsafeBufferPointer(rebasing: run[from..<(from + n)]))
+            from += n
         }
         count += run.count
     }
