@@ -177,14 +177,15 @@ struct TimeIndexBuilder: Sendable {
         var first = Array(lists[0..<split]), second = Array(lists[split...])
         lists = []
         let sortedKeys = order.map { keys[$0] }
+        // (The first half's arrays have room for every step, so that the second's are appended in place.)
         let (a, b) = Parallel.both(
-            { Self.summed(&first, keys: sortedKeys[0..<split], count: before) },
+            { Self.summed(&first, keys: sortedKeys[0..<split], count: total) },
             { Self.summed(&second, keys: sortedKeys[split...], count: total - before) })
         return TimeSteps.concatenated(a, b)
     }
 
-    /// The steps of `keys`, whose differences are `lists` (key by key, emptied here): at most
-    /// `count` steps.
+    /// The steps of `keys`, whose differences are `lists` (key by key, emptied here), in arrays with
+    /// room for `count` steps (no fewer than the differences).
     private static func summed(_ lists: inout [[ChangeChunks]], keys: ArraySlice<TimeKey>, count: Int) -> TimeSteps {
         var steps = TimeSteps()
         steps.times.reserveCapacity(count)

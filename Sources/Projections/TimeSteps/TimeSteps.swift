@@ -58,11 +58,13 @@ package struct TimeSteps: Sendable, Equatable {
         starts.append(times.count)
     }
 
-    /// The steps of `a` then those of `b`, whose keys all come after `a`'s.
-    package static func concatenated(_ a: TimeSteps, _ b: TimeSteps) -> TimeSteps {
+    /// The steps of `a` then those of `b`, whose keys all come after `a`'s (appended to `a`'s
+    /// arrays, in place when they are held nowhere else and have the room).
+    package static func concatenated(_ a: consuming TimeSteps, _ b: borrowing TimeSteps) -> TimeSteps {
         var out = a
+        let before = out.times.count
         out.keys += b.keys
-        out.starts += b.starts.dropFirst().map { $0 + a.times.count }
+        out.starts += b.starts.dropFirst().map { $0 + before }
         out.times += b.times
         out.sums += b.sums
         return out
