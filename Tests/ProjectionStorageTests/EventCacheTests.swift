@@ -71,6 +71,39 @@ import Ingest
         #expect(reordered > 0, "some events arrived late, so some users' events are not in log order")
     }
 
+    /// A partition's walk over the cache reads no event's id (no walk reads one): each user's
+    /// events are those a reader with ids gives, in the same order, with an empty id.
+    @Test func aWalkOverTheCacheGivesEveryEventAsAReaderDoesButForItsIdWhichItPassesOver() throws {
+        for (log, _) in try Self.logs() {
+            let events = try EventLog(directory: log.path, access: .read)
+            try EventCache.build(events)
+            var cache = try #require(EventCache.reader(log.path, head: events.head))
+            var withIDs: [String: [Event]] = [:]
+            var event = EventCache.Reader.blank
+            while let user = try cache.nextUser(where: { _ in true }) {
+                event.user = user
+                while try cache.nextEvent(into: &event) != nil { withIDs[user, default: []].append(event) }
+            }
+            try cache.finish()
+            var walked: [String: [Event]] = [:]
+            for p in 0..<2 {
+                try PartitionedWalk.users(inCache: log.path, head: events.head, partition: p, of: 2) { user, events in
+                    #expect(walked.updateValue(events, forKey: user) == nil, "\(log.path): \(user) walked twice")
+                }
+            }
+            #expect(walked.keys.sorted() == withIDs.keys.sorted(), "\(log.path)")
+            for (user, given) in withIDs {
+                let blanked = given.map { e -> Event in
+                    var e = e
+                    e.id = ""
+                    return e
+                }
+                #expect(walked[user] == blanked, "\(log.path): \(user)")
+                #expect(given.allSatisfy { !$0.id.isEmpty }, "\(log.path): \(user): a reader with ids gives them")
+            }
+        }
+    }
+
     /// Built on two threads (a batch decoded while the one before is encoded), the cache is the
     /// file a build that hands over one event at a time writes, byte for byte, over many batches.
     @Test func aCacheBuiltOnTwoThreadsIsTheFileOneEventAtATimeWrites() throws {

@@ -72,13 +72,13 @@ extension EventCache {
 }
 
 extension EventCache.Reader {
-    /// Reads the body into `e`, setting every field but the user (so one event can be reused for
-    /// all of a user's); returns when the log recorded it (milliseconds).
+    /// Reads the body into `e`, setting every field but the user, and but the id unless `readsIDs`
+    /// (so one event can be reused for all of a user's); returns when the log recorded it (milliseconds).
     mutating func readBody(into e: inout Event) throws -> Int64 {
         let c = codes
         // `fields` is empty between events: taking an event's data empties it. (After a throw the
         // reader is dropped, as the file is damaged.)
-        e.id = try r.string()
+        if readsIDs { e.id = try r.string() } else { try r.skip(try r.count()) }
         let typeCode = Int(try r.byte())
         guard typeCode < c.types.count, let type = c.types[typeCode] else { throw r.unreadable("code \(typeCode) names no event type") }
         e.time = try r.time()

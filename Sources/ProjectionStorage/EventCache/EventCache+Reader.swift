@@ -26,6 +26,9 @@ extension EventCache {
         let codes = EventCache.CodeTables()
         /// The data slots each event is read into, reused.
         var fields = EventFields()
+        /// Whether events are read with their ids: a walk that reads none passes them over (each
+        /// was a string made and let go per event).
+        var readsIDs = true
         private var usersRead = 0
         private var eventsRead = 0
         /// The user's events not yet read, and where their block ends.
@@ -99,7 +102,8 @@ extension EventCache {
             return (id, events)
         }
 
-        /// Reads the user's next event into `e` (every field but the user); returns its log position and
+        /// Reads the user's next event into `e` (every field but the user, and the id as `readsIDs`
+        /// says); returns its log position and
         /// when the log recorded it (milliseconds), or nil after their last event.
         mutating func nextEvent(into e: inout Event) throws -> (position: UInt64, recorded: Int64)? {
             guard eventsLeft > 0 else {

@@ -40,7 +40,7 @@ enum PartitionedWalk {
     /// One walk per partition made of one step per user: `start` makes a partition's walk, `add`
     /// takes in a user (id order) with their events in effect order, from the cache or the log.
     /// From the cache, only users with an event of one of `types` (`EventCache.typeBits`; default:
-    /// any) are read; from the log, every user is.
+    /// any) are read, and their events come without ids (`users(inCache:…)`); from the log, every user is.
     static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int, types: UInt64 = .max,
                           start: () -> Walk, add: (inout Walk, _ user: String, _ events: [Event]) -> Void) throws -> [Walk] {
         try run(directory: directory, head: head, cached: cached, partitions: partitions,
@@ -57,12 +57,14 @@ enum PartitionedWalk {
     }
 
     /// Every user of partition `p` of `count` in the event cache with an event of one of `types`,
-    /// in id order, with their events in effect order (the cache's order).
+    /// in id order, with their events in effect order (the cache's order), without their ids
+    /// (empty: no walk reads an event's id; the log's checks of them were made when the cache was).
     static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int, types: UInt64 = .max,
                       _ body: (_ user: String, _ events: [Event]) -> Void) throws {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
+        cache.readsIDs = false
         // Each event is read in place into its slot of the list, the slots of the user before
         // reused (one is added only past them, and those past a user's last event are let go):
         // an event read aside and appended was a copy of the whole event, and one more to let
