@@ -11,9 +11,11 @@ import Reports
 enum ToolCommands {
     static let generate = CommandSpec(
         name: "generate", summary: "a realistic synthetic population as JSON Lines (same seed, same file)", positionals: nil,
-        options: [Common.log, Common.profile, OptionSpec(name: "--users", value: "N", help: "number of users"),
+        options: [Common.profile, OptionSpec(name: "--users", value: "N", help: "number of users"),
                   OptionSpec(name: "--seed", value: "S", help: "random seed (default 1)"),
-                  OptionSpec(name: "--out", value: "FILE", help: "write here instead of stdout (- is stdout); a regular file only")]
+                  OptionSpec(name: "--out", value: "FILE", help: "write here instead of stdout (- is stdout); a regular file only"),
+                  // Accepted as before (scripts pass it to every command), but generate reads and writes no log.
+                  OptionSpec(name: "--log", value: "DIR", help: "ignored: generate reads and writes no log (import the file into one)")]
     ) { a in
         guard let users = try Common.number(a, "--users", in: 1...UInt64(Int.max)) else { throw ToolError.usage("generate needs --users N (a positive integer)") }
         let n = Int(users)
