@@ -139,27 +139,41 @@ import SubscriptionDomain
     }
 }
 
-/// A key's differences are held in chunks that double up to 65,536: a chunk, once filled, is never
-/// copied to grow, and only the last is part empty.
+/// A key's differences are held packed in chunks of words that double up to 65,536: a chunk, once
+/// filled, is never copied to grow, only the last is part empty, and every difference reads back.
 @Suite struct ChangeChunkSizes {
+    /// Appends `run` as the builder's grouping does (packed, then the words in one go).
+    static func append(_ run: [TimeIndexBuilder.Change], to chunks: inout ChangeChunks) {
+        var words = [UInt64](repeating: 0, count: run.reduce(0) { $0 + ChangeChunks.words($1) })
+        words.withUnsafeMutableBufferPointer { out in
+            var at = 0
+            for c in run { at = ChangeChunks.write(c, into: out, at: at) }
+            #expect(at == out.count)
+        }
+        words.withUnsafeBufferPointer { chunks.append($0, holding: run.count) }
+    }
+
     @Test func chunksDoubleUpToSixtyFiveThousandFiveHundredThirtySixAndOnlyTheLastIsPartEmpty() {
         let seed: UInt64 = 0xC4_0C5
         var rng = SplitMix64(seed: seed)
         var chunks = ChangeChunks()
         var given: [TimeIndexBuilder.Change] = []
         while given.count < 400_000 {
-            // Runs of any length, as a batch's grouping appends them (some past a whole chunk).
+            // Runs of any length, as a batch's grouping appends them (some past a whole chunk); times
+            // near now (one word for ±1) and anywhere (three words), differences of any size.
             let run = (0..<Int(1 + rng.next() % 5_000)).map { _ in
-                TimeIndexBuilder.Change(time: Int64(bitPattern: rng.next()), delta: Int64(rng.next() % 9) - 4)
+                let time = rng.next() % 2 == 0 ? Int64(bitPattern: rng.next()) : 1_780_000_000_000_000_000 + Int64(rng.next() % 1_000_000)
+                return TimeIndexBuilder.Change(time: time, delta: Int64(rng.next() % 9) - 4)
             }
-            run.withUnsafeBufferPointer { chunks.append($0) }
+            Self.append(run, to: &chunks)
             given += run
         }
-        var held: [[TimeIndexBuilder.Change]] = []
+        var held: [[UInt64]] = []
         chunks.forEachChunk { held.append($0) }
         #expect(chunks.count == given.count, "seed \(seed)")
-        let flat = held.flatMap { $0 }
-        #expect(flat.map(\.time) == given.map(\.time) && flat.map(\.delta) == given.map(\.delta), "seed \(seed): in the order given")
+        var read: [TimeIndexBuilder.Change] = []
+        chunks.forEach { read.append($0) }
+        #expect(read.map(\.time) == given.map(\.time) && read.map(\.delta) == given.map(\.delta), "seed \(seed): in the order given")
         #expect(held.dropLast().allSatisfy { $0.count == $0.capacity }, "seed \(seed): only the last chunk is part empty")
         // Sizes asked: 16, then twice the last, at most 65,536 (the allocator may round a size up a little).
         #expect(held.first.map { $0.capacity >= 16 && $0.capacity < 32 } == true, "seed \(seed): \(held.map(\.capacity))")
@@ -168,5 +182,30 @@ import SubscriptionDomain
             #expect(chunk.capacity >= asked && chunk.capacity < asked + asked / 8, "seed \(seed): \(held.map(\.capacity))")
         }
         #expect(held.count > 5 && held.allSatisfy { $0.capacity < (1 << 16) + (1 << 13) }, "seed \(seed): \(held.map(\.capacity))")
+    }
+
+    /// +1 and −1 within ±2⁶¹ ns take one word; any other difference, or a time past it, three; and
+    /// each reads back whole, the extremes of both too.
+    @Test func aDifferenceOfOneNearNowTakesOneWordAndAnyOtherThreeEachReadBackWhole() {
+        let edge: Int64 = 1 << 61
+        let cases: [(TimeIndexBuilder.Change, Int)] = [
+            (.init(time: 1_780_000_000_123_456_789, delta: 1), 1), (.init(time: 1_780_000_000_123_456_789, delta: -1), 1),
+            (.init(time: 0, delta: 1), 1), (.init(time: -1, delta: -1), 1), (.init(time: -5_000_000_000, delta: 1), 1),
+            (.init(time: edge - 1, delta: 1), 1), (.init(time: -edge, delta: -1), 1),
+            (.init(time: edge, delta: 1), 3), (.init(time: -edge - 1, delta: -1), 3),
+            (.init(time: .max, delta: 1), 3), (.init(time: .min, delta: -1), 3),
+            (.init(time: 1_780_000_000_000_000_000, delta: 2), 3), (.init(time: 1_780_000_000_000_000_000, delta: -2), 3),
+            (.init(time: 0, delta: 0), 3), (.init(time: 5, delta: .max), 3), (.init(time: 5, delta: .min), 3),
+        ]
+        for (c, words) in cases {
+            #expect(ChangeChunks.words(c) == words, "\(c)")
+            var chunks = ChangeChunks()
+            // After 15 one-word differences, so that a three-word one straddles the first chunk (16 words) and the next.
+            let filler = [TimeIndexBuilder.Change](repeating: .init(time: 7, delta: 1), count: 15)
+            Self.append(filler + [c], to: &chunks)
+            var read: [TimeIndexBuilder.Change] = []
+            chunks.forEach { read.append($0) }
+            #expect(read.count == 16 && read.last?.time == c.time && read.last?.delta == c.delta, "\(c): \(read.suffix(1))")
+        }
     }
 }

@@ -29,9 +29,11 @@ struct TimeIndexBuilder: Sendable {
     private var changes: [ChangeChunks] = []
     /// The differences given since the last grouping (`group()`).
     private var batch: [Entry] = []
-    /// The last batch grouped by key, and where each key's run ended in it (kept from batch to batch).
-    private var grouped: [Change] = []
+    /// The last batch grouped by key (packed), where each key's run ended in it and how many
+    /// differences it held (kept from batch to batch).
+    private var grouped: [UInt64] = []
     private var runStarts: [Int] = []
+    private var runCounts: [Int] = []
     /// Key numbers by kind, name and number packed in one word (`PackedKeys`); keys that do not
     /// pack (a name past the 65,535th, a number past ±2⁴²) by the whole key.
     private var packed = PackedKeys()
@@ -58,37 +60,42 @@ struct TimeIndexBuilder: Sendable {
         if batch.count >= Self.batchSize { group() }
     }
 
-    /// Appends the batch's differences to their keys' (a counting pass by key, then one run per key).
+    /// Appends the batch's differences to their keys' (a counting pass by key, then one run per
+    /// key), packed (`ChangeChunks`).
     private mutating func group() {
         guard !batch.isEmpty else { return }
         // The buffers of the last batch, taken over (reused: a fresh half-megabyte buffer per batch
         // would be fresh pages to fault in every time).
-        var starts = runStarts, grouped = self.grouped
-        (runStarts, self.grouped) = ([], [])
+        var starts = runStarts, grouped = self.grouped, given = runCounts
+        (runStarts, self.grouped, runCounts) = ([], [], [])
         starts.removeAll(keepingCapacity: true)
         starts.append(contentsOf: repeatElement(0, count: keys.count + 1))
-        for e in batch { starts[Int(e.key) + 1] += 1 }
+        given.removeAll(keepingCapacity: true)
+        given.append(contentsOf: repeatElement(0, count: keys.count))
+        for e in batch {
+            starts[Int(e.key) + 1] += ChangeChunks.words(e.change)
+            given[Int(e.key)] += 1
+        }
         for k in 0..<keys.count { starts[k + 1] += starts[k] }
         grouped.removeAll(keepingCapacity: true)
-        grouped.append(contentsOf: repeatElement(Change(time: 0, delta: 0), count: batch.count))
+        grouped.append(contentsOf: repeatElement(0, count: starts[keys.count]))
         grouped.withUnsafeMutableBufferPointer { out in
             // (Each key's run filled from its start on; the starts are moved back after.)
             for e in batch {
                 let k = Int(e.key)
-                out[starts[k]] = e.change
-                starts[k] += 1
+                starts[k] = ChangeChunks.write(e.change, into: out, at: starts[k])
             }
         }
         // (Each run copied from the buffer as it is: a slice of the array per run was retained and let go.)
         grouped.withUnsafeBufferPointer { runs in
             var start = 0
             for k in 0..<keys.count where starts[k] > start {
-                changes[k].append(UnsafeBufferPointer(rebasing: runs[start..<starts[k]]))
+                changes[k].append(UnsafeBufferPointer(rebasing: runs[start..<starts[k]]), holding: given[k])
                 start = starts[k]
             }
         }
         batch.removeAll(keepingCapacity: true)
-        (runStarts, self.grouped) = (starts, grouped)
+        (runStarts, self.grouped, runCounts) = (starts, grouped, given)
     }
 
     /// The key's number in this builder (a new one when it is new).
@@ -225,13 +232,13 @@ struct TimeIndexBuilder: Sendable {
     static func gatherSorted(_ parts: [ChangeChunks], into out: inout [Change]) {
         let total = parts.reduce(0) { $0 + $1.count }
         guard total > insertionLimit else {
-            for part in parts { part.forEachChunk { out += $0 } }
+            for part in parts { part.forEach { out.append($0) } }
             out.withUnsafeMutableBufferPointer { insertionSort($0, 0..<total) }
             return
         }
         var earliest = Int64.max, latest = Int64.min
         for part in parts {
-            part.forEachChunk { for c in $0 { earliest = min(earliest, c.time); latest = max(latest, c.time) } }
+            part.forEach { c in earliest = min(earliest, c.time); latest = max(latest, c.time) }
         }
         // (The distance of two Int64 fits in a UInt64.)
         let span = UInt64(bitPattern: latest) &- UInt64(bitPattern: earliest)
@@ -240,18 +247,16 @@ struct TimeIndexBuilder: Sendable {
         let shift = UInt64(max(0, (UInt64.bitWidth - span.leadingZeroBitCount) - bucketBits))
         func bucket(_ t: Int64) -> Int { Int((UInt64(bitPattern: t) &- UInt64(bitPattern: earliest)) >> shift) }
         var starts = [Int](repeating: 0, count: buckets + 1)
-        for part in parts { part.forEachChunk { for c in $0 { starts[bucket(c.time) + 1] += 1 } } }
+        for part in parts { part.forEach { c in starts[bucket(c.time) + 1] += 1 } }
         for b in 0..<buckets { starts[b + 1] += starts[b] }
         var next = starts
         out.append(contentsOf: repeatElement(Change(time: 0, delta: 0), count: total))
         out.withUnsafeMutableBufferPointer { buffer in
             for part in parts {
-                part.forEachChunk {
-                    for c in $0 {
-                        let b = bucket(c.time)
-                        buffer[next[b]] = c
-                        next[b] += 1
-                    }
+                part.forEach { c in
+                    let b = bucket(c.time)
+                    buffer[next[b]] = c
+                    next[b] += 1
                 }
             }
             for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
@@ -297,23 +302,55 @@ struct TimeIndexBuilder: Sendable {
     }
 }
 
-/// One key's differences in chunks that double in size up to 65,536 differences (1 MiB): a
+/// One key's differences, packed, in chunks that double in size up to 65,536 words (512 KiB): a
 /// chunk, once filled, is never copied to grow, and at most one chunk per key is part empty.
+///
+/// Most differences are +1 or −1 at an instant within ±2⁶¹ ns of 1970 (the years 1897 to 2043):
+/// such a difference is one word, its time shifted up two bits over its tag (0: +1, 1: −1). Any
+/// other takes three: the tag 2 alone, then the time and the difference whole. (Half the memory a
+/// build's differences took as pairs of words, and half the fresh pages to fault in.)
 struct ChangeChunks: Sendable {
+    typealias Change = TimeIndexBuilder.Change
     private static let largest = 1 << 16
-    private var chunks: [[TimeIndexBuilder.Change]] = []
+    private static let escape: UInt64 = 2
+    private var chunks: [[UInt64]] = []
     /// The number of differences held.
     private(set) var count = 0
 
     init() {}
 
-    /// Appends `run`: into the last chunk as far as it goes, the rest into new ones.
-    mutating func append(_ run: UnsafeBufferPointer<TimeIndexBuilder.Change>) {
+    /// The one word of `c`, when it has one.
+    @inline(__always)
+    private static func packed(_ c: Change) -> UInt64? {
+        guard c.delta == 1 || c.delta == -1, (c.time << 2) >> 2 == c.time else { return nil }
+        return UInt64(bitPattern: c.time << 2) | (c.delta == 1 ? 0 : 1)
+    }
+
+    /// How many words `c` takes: 1 or 3.
+    @inline(__always)
+    static func words(_ c: Change) -> Int { packed(c) == nil ? 3 : 1 }
+
+    /// Writes `c`'s words at `i` in `out`; returns the place after them.
+    @inline(__always)
+    static func write(_ c: Change, into out: UnsafeMutableBufferPointer<UInt64>, at i: Int) -> Int {
+        if let word = packed(c) {
+            out[i] = word
+            return i + 1
+        }
+        out[i] = escape
+        out[i + 1] = UInt64(bitPattern: c.time)
+        out[i + 2] = UInt64(bitPattern: c.delta)
+        return i + 3
+    }
+
+    /// Appends `run`, the words (`write(_:into:at:)`) of `differences` differences: into the last
+    /// chunk as far as it goes, the rest into new ones (a difference's three words may straddle two).
+    mutating func append(_ run: UnsafeBufferPointer<UInt64>, holding differences: Int) {
         var from = 0
         while from < run.count {
             let last = chunks.count - 1
             if last < 0 || chunks[last].count == chunks[last].capacity {
-                var chunk: [TimeIndexBuilder.Change] = []
+                var chunk: [UInt64] = []
                 chunk.reserveCapacity(last < 0 ? 16 : min(chunks[last].capacity * 2, Self.largest))
                 chunks.append(chunk)
                 continue
@@ -322,11 +359,36 @@ struct ChangeChunks: Sendable {
             chunks[last].append(contentsOf: UnsafeBufferPointer(rebasing: run[from..<(from + n)]))
             from += n
         }
-        count += run.count
+        count += differences
     }
 
-    /// Calls `body` with each chunk, in the order the differences were given.
-    func forEachChunk(_ body: ([TimeIndexBuilder.Change]) -> Void) {
+    /// Calls `body` with each difference, in the order given.
+    func forEach(_ body: (Change) -> Void) {
+        // (Words left of a difference of three: 0, none; 2, its time next; 1, its difference next.)
+        var pending = 0
+        var time: Int64 = 0
+        for chunk in chunks {
+            for word in chunk {
+                switch pending {
+                case 0:
+                    if word == Self.escape {
+                        pending = 2
+                    } else {
+                        body(Change(time: Int64(bitPattern: word) >> 2, delta: word & 1 == 0 ? 1 : -1))
+                    }
+                case 2:
+                    time = Int64(bitPattern: word)
+                    pending = 1
+                default:
+                    body(Change(time: time, delta: Int64(bitPattern: word)))
+                    pending = 0
+                }
+            }
+        }
+    }
+
+    /// The words of each chunk, in order (for tests).
+    func forEachChunk(_ body: ([UInt64]) -> Void) {
         for c in chunks { body(c) }
     }
 }
