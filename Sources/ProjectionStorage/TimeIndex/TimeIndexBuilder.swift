@@ -197,7 +197,10 @@ struct TimeIndexBuilder: Sendable {
         var steps = TimeSteps()
         steps.times.reserveCapacity(count)
         steps.sums.reserveCapacity(count)
+        // Room for the key of most differences from the start (grown as it went, the buffer was
+        // fresh pages again at each doubling).
         var gathered: [Change] = []
+        gathered.reserveCapacity(lists.reduce(0) { most, list in max(most, list.reduce(0) { $0 + $1.count }) })
         for (i, key) in zip(lists.indices, keys) {
             gathered.removeAll(keepingCapacity: true)
             gatherSorted(lists[i], into: &gathered)
