@@ -137,6 +137,26 @@ import SubscriptionDomain
         for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
         #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
     }
+
+    @Test func aKeyGivenAFewDifferencesInEachOfManyBatchesIsCountedOnceForEachAndSummedAsAPlainSortSumsThem() {
+        // Two whole batches (2¹⁷ differences each) and a part: one key takes nearly all, and 20 keys
+        // one difference every 4,000 (each in every batch, a few in all: sorted by insertion whole).
+        // Each batch's grouping counts that batch's differences only, none of the batch before.
+        let seed: UInt64 = 0xBA7C_4E5
+        var rng = SplitMix64(seed: seed)
+        var given: [(TimeKey, Int64, Int64)] = []
+        var builder = TimeIndexBuilder()
+        for i in 0..<(2 * (1 << 17) + 3_000) {
+            let key = i % 4_000 == 0 ? TimeKey(kind: .cohortStarted, number: Int64(i / 4_000 % 20)) : TimeKey(kind: .metric, number: 1)
+            let time = Int64(rng.next() % 2_000) * 1_000_000_000
+            let r = rng.next() % 8
+            let delta: Int64 = r < 3 ? 1 : r < 6 ? -1 : r == 6 ? 2 : -3
+            given.append((key, time, delta))
+            builder.add(key, Timestamp(nanoseconds: time), delta)
+        }
+        #expect(builder.count == given.count, "seed \(seed)")
+        #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
+    }
 }
 
 /// A key's differences are held packed in chunks of words that double up to 65,536: a chunk, once
