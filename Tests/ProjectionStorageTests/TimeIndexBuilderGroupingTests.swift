@@ -205,12 +205,13 @@ import SubscriptionDomain
     }
 
     /// +1 and −1 within ±2⁶¹ ns take one word; any other difference, or a time past it, three; and
-    /// each reads back whole, the extremes of both too.
+    /// each reads back whole, the extremes of both too (and +1 and −1 at 0, the words 0 and 1: no
+    /// one-word difference reads as the tag of three).
     @Test func aDifferenceOfOneNearNowTakesOneWordAndAnyOtherThreeEachReadBackWhole() {
         let edge: Int64 = 1 << 61
         let cases: [(TimeIndexBuilder.Change, Int)] = [
             (.init(time: 1_780_000_000_123_456_789, delta: 1), 1), (.init(time: 1_780_000_000_123_456_789, delta: -1), 1),
-            (.init(time: 0, delta: 1), 1), (.init(time: -1, delta: -1), 1), (.init(time: -5_000_000_000, delta: 1), 1),
+            (.init(time: 0, delta: 1), 1), (.init(time: 0, delta: -1), 1), (.init(time: -1, delta: -1), 1), (.init(time: -5_000_000_000, delta: 1), 1),
             (.init(time: edge - 1, delta: 1), 1), (.init(time: -edge, delta: -1), 1),
             (.init(time: edge, delta: 1), 3), (.init(time: -edge - 1, delta: -1), 3),
             (.init(time: .max, delta: 1), 3), (.init(time: .min, delta: -1), 3),
