@@ -29,6 +29,7 @@ extension Replay {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
+        cache.readsIDs = false   // (a walk reads no event's id)
         let decider = PlanDecider(profile: options.profile)
         var folds = ContiguousArray<UserFold>()
         folds.reserveCapacity(cache.userCount / count + cache.userCount / count / 64)

@@ -28,6 +28,7 @@ public enum SeriesReplay {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
+        cache.readsIDs = false   // (a walk reads no event's id)
         var walker = SeriesWalker(options: options)
         var event = EventCache.Reader.blank
         while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }) {
