@@ -1,7 +1,10 @@
 import Platform
 /// What `verify` found: counts, the head an auditor can publish, and the first damage if any.
 public struct VerificationReport: Sendable {
+    /// The segments read (or, for a scrub, passed over as checked before), up to the damage if any.
     public var segments = 0
+    /// The segments in the log's folder: more than `segments` when damage stopped the check.
+    public var segmentsInLog = 0
     public var records: UInt64 = 0
     /// The last position whose frame, CRC, position, version and chain link were checked,
     /// committed or not: past `records` when damage cuts a batch short before its commit.
@@ -68,6 +71,7 @@ public enum LogVerifier {
         let names = try PlatformDirectory.list(folder)
             .compactMap { name in LogFormat.basePosition(ofSegmentNamed: name).map { ($0, name) } }
             .sorted { $0.0 < $1.0 }
+        report.segmentsInLog = names.count
         var versions: [String: UInt64] = [:]
         report.partition = try EventLog.declaredPartition(directory: directory)
         defer {

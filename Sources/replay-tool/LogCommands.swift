@@ -133,6 +133,12 @@ enum LogCommands {
         Console.err("replay-tool import: the event cache was not written (\(why)); the import stands, and rebuilds build the cache from the log where they can")
     }
 
+    /// verify's `segments:` line: how many were read, and of how many when damage stopped the check.
+    private static func segmentsLine(_ report: VerificationReport) -> String {
+        guard report.segments < report.segmentsInLog else { return "\(report.segments) (\(report.bytes) bytes)" }
+        return "\(report.segments) of \(report.segmentsInLog) (\(report.bytes) bytes; the check stops at the damage, so the rest were not read)"
+    }
+
     /// verify's `records:` line: how many, and which positions this run checked.
     private static func recordsLine(_ report: VerificationReport) -> String {
         let n = report.records, head = report.head.position
@@ -184,7 +190,8 @@ enum LogCommands {
         }
         if format == .json {
             Console.out(JSON.object([
-                ("intact", .bool(report.isIntact)), ("segments", .int(report.segments)), ("records", .int(Int(report.records))),
+                ("intact", .bool(report.isIntact)), ("segments", .int(report.segments)), ("segmentsInLog", .int(report.segmentsInLog)),
+                ("records", .int(Int(report.records))),
                 ("bytes", .int(report.bytes)), ("headPosition", .int(Int(report.head.position))), ("headHash", .string(report.head.hash.description)),
                 ("tail", .text(report.tail)), ("damage", .text(report.damage?.description)),
                 ("committedPosition", report.committedHead.map { .int(Int($0.position)) } ?? .null),
@@ -195,7 +202,7 @@ enum LogCommands {
         } else {
             Console.out("""
             log:       \(dir)
-            segments:  \(report.segments) (\(report.bytes) bytes)
+            segments:  \(segmentsLine(report))
             records:   \(recordsLine(report))
             head hash: \(report.head.hash)\(report.damage == nil ? "" : " (of position \(report.head.position), the last checked before the damage: not the log's head)")
 
