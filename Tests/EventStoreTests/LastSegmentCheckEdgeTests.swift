@@ -104,10 +104,7 @@ import TestKit
     /// A log of several segments whose writer saved its index files: a reading handle adopts them,
     /// and a damaged header of any segment, sealed or last, is refused at open, naming that file.
     @Test func aHandleAdoptingTheIndexFilesRefusesADamagedHeaderOfAnySegment() throws {
-        let dir = Scratch()
-        try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
-        let files = segmentFiles(of: dir.path)
-        #expect(files.count > 3)
+        let (dir, files) = try severalSegmentLog()
         #expect(FileManager.default.fileExists(atPath: dir.path + "/indexes/" + IndexManifest.fileName))
         for path in [files[0], files[1], files[files.count - 1]] {
             let sound = fileBytes(path)

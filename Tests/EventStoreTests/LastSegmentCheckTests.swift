@@ -176,10 +176,7 @@ import TestKit
 /// 38 s before the same kind of error).
 @Suite struct LastSegmentDamageAtOpen {
     @Test func damageInTheLastSegmentIsNamedWithoutScanningTheSealedSegmentsBehindTheIndexFiles() throws {
-        let dir = Scratch()
-        try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
-        let files = segmentFiles(of: dir.path)
-        #expect(files.count > 3)
+        let (dir, files) = try severalSegmentLog()
         // A sealed segment damaged too: a scan of every segment would name it first.
         for path in [files[1], files[files.count - 1]] {
             var bytes = fileBytes(path)

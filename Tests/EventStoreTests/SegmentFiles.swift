@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import TestKit
 @testable import EventStore
 
 /// The segment files of the log in `log`, in order.
@@ -24,4 +26,15 @@ func smallSegmentLog(_ dir: String, segmentSize: Int, batches: Int, perBatch: In
     let log = try EventLog(directory: dir, options: options)
     for batch in 0..<batches { try log.append(proposed(perBatch, prefix: "b\(batch)-")) }
     return options
+}
+
+/// A log of 30 records in ten batches whose segments roll at 1,000 bytes, in a new scratch
+/// folder (its writer saved its index files): the folder and its segment files, in order, more
+/// than three of them.
+func severalSegmentLog() throws -> (dir: Scratch, files: [String]) {
+    let dir = Scratch()
+    try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
+    let files = segmentFiles(of: dir.path)
+    #expect(files.count > 3)
+    return (dir, files)
 }

@@ -7,10 +7,7 @@ import TestKit
 /// read when damage in an early segment stops the check (an auditor sees that the rest were not read).
 @Suite struct VerifiedSegmentCounts {
     @Test func damageInAnEarlySegmentStopsTheCountOfSegmentsReadButNotOfThoseInTheLog() throws {
-        let dir = Scratch()
-        try smallSegmentLog(dir.path, segmentSize: 1_000, batches: 10, perBatch: 3)
-        let files = segmentFiles(of: dir.path)
-        #expect(files.count > 3)
+        let (dir, files) = try severalSegmentLog()
         let intact = LogVerifier.verify(directory: dir.path)
         #expect(intact.isIntact && intact.segments == files.count && intact.segmentsInLog == files.count, "\(intact)")
         // A byte of the second segment's first record flipped (past the segment's header and the frame's).
