@@ -123,6 +123,8 @@ import Platform
         o.includeSandbox = sandbox
         o.from = bits & 2 == 0 ? from : nil
         if bits & 4 == 0 { o.to = max(a, b) }
+        // Now and then as of an instant before the window's start: none of its events yet.
+        if bits & 16 != 0, bits & 32 != 0, let start = o.from { o.asOf = Timestamp(nanoseconds: start.nanoseconds - 1 - Int64((bits >> 8) % UInt64(day))) }
         let midnight = o.from.map { TimeIndex.windowDay($0) != nil } ?? true
         let funnel = try index.funnel(at: o.asOf, from: o.from, to: o.to)
         #expect((funnel != nil) == midnight, "\(what): a window from \(o.from.map(\.description) ?? "-") is read unless within a day")

@@ -64,7 +64,7 @@ extension TimeIndex {
         }
         let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
         return FunnelReport(
-            steps: FunnelReport.steps(reached),
+            steps: FunnelReport.steps(Self.overall(beyondContexts: reached, contexts)),
             byContext: contexts.mapValues { FunnelReport.steps($0) },
             trialsStarted: cohortList.reduce(0) { $0 &+ $1.started },
             trialsConverted: cohortList.reduce(0) { $0 &+ $1.converted },

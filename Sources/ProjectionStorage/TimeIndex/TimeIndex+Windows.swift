@@ -59,7 +59,10 @@ extension TimeIndex {
         let end = to.map { min($0, at) } ?? at, before = to.map { $0 <= at } ?? false
         var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
         var contexts: [String: [Int]] = [:]
-        for k in keyRange(.windowFunnel) {
+        // A window asked as of an instant before its start holds no event yet; the keys under a
+        // window day are kept for ends from the next day on only (`WindowSteps`).
+        let started = from.map { end >= $0 } ?? true
+        for k in keyRange(.windowFunnel) where started {
             let (windowDay, _, steps) = keys[k].unpacked
             guard windowDay < day else { break }
             let n = Int(try value(k, at: end, before: before))
@@ -73,7 +76,17 @@ extension TimeIndex {
         return Self.funnelReport(reached: reached, contexts: contexts, days: try trialDays(from: day, end: end, before: before))
     }
 
-    /// A funnel report from users per steps reached, per context, and trials per day of start.
+    /// Users per steps reached overall (1…4, at those places) from the sums of the `reached` keys
+    /// (or of a window funnel's overall keys), which count them beyond the contexts, and the contexts'.
+    static func overall(beyondContexts reached: [Int], _ contexts: [String: [Int]]) -> [Int] {
+        var out = reached
+        for steps in contexts.values {
+            for s in 1..<out.count { out[s] &+= steps[s] }
+        }
+        return out
+    }
+
+    /// A funnel report from users per steps reached beyond their contexts, per context, and trials per day of start.
     static func funnelReport(reached: [Int], contexts: [String: [Int]], days: [Int64: (started: Int, converted: Int)]) -> FunnelReport {
         var cohorts: [String: (Int, Int)] = [:]
         for (day, d) in days {
@@ -84,7 +97,7 @@ extension TimeIndex {
         let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
         // A context is listed when a user has it (sums of keys that cancel out leave none).
         return FunnelReport(
-            steps: FunnelReport.steps(reached),
+            steps: FunnelReport.steps(overall(beyondContexts: reached, contexts)),
             byContext: contexts.filter { $0.value.contains { $0 != 0 } }.mapValues { FunnelReport.steps($0) },
             trialsStarted: cohortList.reduce(0) { $0 &+ $1.started },
             trialsConverted: cohortList.reduce(0) { $0 &+ $1.converted },

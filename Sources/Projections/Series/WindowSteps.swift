@@ -192,16 +192,24 @@ struct WindowSteps {
         }
     }
 
+    /// A key a chain holds under one window day: its packed `number`, its context's place in the
+    /// user's context names (-1: overall) and how many times it counts (overall: at most a few, either sign).
+    private struct HeldKey {
+        var number: Int64
+        var context: Int32
+        var count: Int64
+    }
+
     /// A chain's working lists, emptied by each chain and kept for the next (a user walks one per day with a funnel event).
     private struct ChainScratch {
         /// The place in `names` of each of the chain's contexts, in `progress.byContext` order (which only grows).
         var places: [Int32] = []
         /// The keys the chain holds under the window day it is added to and under the one it is
         /// taken out of, and those it holds after the instant being walked.
-        var added: [(number: Int64, context: Int32)] = [], takenOut: [(number: Int64, context: Int32)] = []
+        var added: [HeldKey] = [], takenOut: [HeldKey] = []
         /// The same for the chain's `cohortFunnel` keys.
-        var cohortAdded: [(number: Int64, context: Int32)] = [], cohortTakenOut: [(number: Int64, context: Int32)] = []
-        var keys: [(number: Int64, context: Int32)] = []
+        var cohortAdded: [HeldKey] = [], cohortTakenOut: [HeldKey] = []
+        var keys: [HeldKey] = []
 
         /// Room for a few contexts (a user has few), so that the lists are not grown from one place.
         init() {
@@ -227,9 +235,20 @@ struct WindowSteps {
         scratch.takenOut.removeAll(keepingCapacity: true)
         scratch.cohortAdded.removeAll(keepingCapacity: true)
         scratch.cohortTakenOut.removeAll(keepingCapacity: true)
+        // The keys under window day `takenOut` are summed only by windows from a later day, which
+        // end after every instant of that day: the chain's changes on it are taken out as one, at
+        // its first instant, as they stand at the day's end; its changes on later days each at its instant.
+        let first = events[funnel[start]].time
+        var dayTakenOut = false
+        func takeOutDay() {
+            Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1,
+                      at: first, held: &scratch.takenOut, keys: &scratch.keys, emit)
+            dayTakenOut = true
+        }
         var i = start
         while i < funnel.count {
             let now = events[funnel[i]].time
+            if !dayTakenOut, SeriesBuckets.day(of: now) != takenOut { takeOutDay() }
             while i < funnel.count, events[funnel[i]].time == now {
                 progress.record(events[funnel[i]])
                 if viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
@@ -244,8 +263,10 @@ struct WindowSteps {
             }
             Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: added, viewDay: byView ? viewDay : TimeKey.noViewDay, sign: 1,
                       at: now, held: &scratch.added, keys: &scratch.keys, emit)
-            Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
-                      held: &scratch.takenOut, keys: &scratch.keys, emit)
+            if dayTakenOut {
+                Self.step(progress, places: scratch.places, kind: .windowFunnel, windowDay: takenOut, viewDay: TimeKey.noViewDay, sign: -1, at: now,
+                          held: &scratch.takenOut, keys: &scratch.keys, emit)
+            }
             // (Before the first view no cohort key is kept: a series counts no funnel without one.)
             guard viewDay != TimeKey.noViewDay else { continue }
             if cohorts.added {
@@ -257,20 +278,29 @@ struct WindowSteps {
                           held: &scratch.cohortTakenOut, keys: &scratch.keys, emit)
             }
         }
+        if !dayTakenOut { takeOutDay() }
     }
 
     /// One instant of a chain under one window day: the keys `progress` gives, against those `held`
-    /// before (each key left times −`sign`, each new one times `sign`); `held` becomes the new ones.
+    /// before (each key's change of count times `sign`); `held` becomes the new ones. Overall, a
+    /// key counts the steps reached beyond what the contexts reached there (`TimeKey.Kind.reached`).
     private static func step(_ progress: FunnelProgress, places: [Int32], kind: TimeKey.Kind, windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
-                             held: inout [(number: Int64, context: Int32)], keys: inout [(number: Int64, context: Int32)],
-                             _ emit: (ChainChange) -> Void) {
+                             held: inout [HeldKey], keys: inout [HeldKey], _ emit: (ChainChange) -> Void) {
         keys.removeAll(keepingCapacity: true)
-        if progress.reached > 0 { keys.append((TimeKey.pack(windowDay, viewDay, Int(progress.reached)), -1)) }
-        for (c, p) in progress.byContext.enumerated() {
-            keys.append((TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), places[c]))
+        let beyond = FunnelProgress.beyondContexts(progress.reached, progress.byContext)
+        for steps in 1...FunnelProgress.steps.count where beyond[steps] != 0 {
+            keys.append(HeldKey(number: TimeKey.pack(windowDay, viewDay, steps), context: -1, count: beyond[steps]))
         }
-        for k in held where !keys.contains(where: { $0 == k }) { emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: -sign)) }
-        for k in keys where !held.contains(where: { $0 == k }) { emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: sign)) }
+        for (c, p) in progress.byContext.enumerated() {
+            keys.append(HeldKey(number: TimeKey.pack(windowDay, viewDay, TimeKey.contextStep + Int(p.reached)), context: places[c], count: 1))
+        }
+        for k in held {
+            let count = keys.first { $0.number == k.number && $0.context == k.context }?.count ?? 0
+            if count != k.count { emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: (count &- k.count) &* sign)) }
+        }
+        for k in keys where !held.contains(where: { $0.number == k.number && $0.context == k.context }) {
+            emit(ChainChange(kind: kind, number: k.number, context: k.context, time: now, delta: k.count &* sign))
+        }
         swap(&held, &keys)
     }
 

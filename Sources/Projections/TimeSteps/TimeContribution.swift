@@ -37,7 +37,7 @@ struct TimeContribution: Sendable, Equatable {
     /// place with `update`; this gives the same terms between two built ones, which tests hold `update` to.)
     func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
         Self.counts(counts, new.counts, emit)
-        Self.reached(reached, new.reached, emit)
+        Self.overall(reached, contexts, new.reached, new.contexts, emit)
         Self.contexts(contexts, new.contexts, emit)
         Self.trial(trialDay, trialConverted, new.trialDay, new.trialConverted, emit)
         Self.money(gross, new.gross, .gross, .grossHolders, emit)
@@ -55,8 +55,8 @@ struct TimeContribution: Sendable, Equatable {
             Self.counts(counts, fold.counts, emit)
             counts = fold.counts
         }
-        if reached != fold.funnel.reached {
-            Self.reached(reached, fold.funnel.reached, emit)
+        if reached != fold.funnel.reached || contexts != fold.funnel.byContext {
+            Self.overall(reached, contexts, fold.funnel.reached, fold.funnel.byContext, emit)
             reached = fold.funnel.reached
         }
         if contexts != fold.funnel.byContext {
@@ -94,10 +94,14 @@ struct TimeContribution: Sendable, Equatable {
         }
     }
 
-    private static func reached(_ old: UInt8, _ new: UInt8, _ emit: (TimeKey, Int64) -> Void) {
-        guard old != new else { return }
-        if old > 0 { emit(TimeKey(kind: .reached, number: Int64(old)), -1) }
-        if new > 0 { emit(TimeKey(kind: .reached, number: Int64(new)), 1) }
+    /// The change of the user's `reached` keys: the steps reached overall, less those their
+    /// contexts reached (`TimeKey.Kind.reached`; a user with one context, as far as overall, holds none).
+    private static func overall(_ oldReached: UInt8, _ oldContexts: [FunnelProgress.ContextProgress],
+                                _ newReached: UInt8, _ newContexts: [FunnelProgress.ContextProgress], _ emit: (TimeKey, Int64) -> Void) {
+        let old = FunnelProgress.beyondContexts(oldReached, oldContexts), new = FunnelProgress.beyondContexts(newReached, newContexts)
+        for step in 1...FunnelProgress.steps.count where new[step] != old[step] {
+            emit(TimeKey(kind: .reached, number: Int64(step)), new[step] &- old[step])
+        }
     }
 
     /// Only the entries that changed: an entry in both lists adds nothing.

@@ -9,7 +9,9 @@ package struct TimeKey: Hashable, Comparable, Sendable {
     package enum Kind: UInt8, Sendable, CaseIterable {
         /// `number`: the metric's slot (`Metric.slot`).
         case metric = 0
-        /// Users exactly `number` (1…4) funnel steps far.
+        /// Users exactly `number` (1…4) funnel steps far, less the paywall contexts exactly
+        /// `number` steps far (`context`; the reports add those back): a user with one context,
+        /// as far as overall (most), is kept under `context` only (`FunnelProgress.beyondContexts`).
         case reached = 1
         /// Users exactly `number` (0…4) steps far in the paywall context `name`.
         case context = 2
@@ -34,7 +36,7 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         /// Users whose first trial, started on day `number`, converted at the very instant it started.
         case cohortSameInstant = 21
         /// A window's funnel (`WindowSteps`): `number` packs (window day, first view day, steps
-        /// reached); `name` is the paywall context (empty: overall). See `WindowSteps`.
+        /// reached); `name` is the paywall context (empty: overall, less the contexts, as `reached`). See `WindowSteps`.
         case windowFunnel = 22
         /// Retention of a paid period's cohort (the series' cohorts): `number` packs (window day,
         /// day of the paid start, period); subscribers with period 0. A user's first paid start is
