@@ -40,35 +40,10 @@ extension TimeIndex {
         firstEvent.flatMap { $0 <= instant ? $0 : nil }
     }
 
-    /// The funnel as of `instant` over the whole log.
+    /// The funnel as of `instant` over the whole log: the window without a start (`WindowSteps`'
+    /// first chains, every view day), with every trial cohort.
     public func funnel(at instant: Timestamp) throws -> FunnelReport {
-        var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
-        var contexts: [String: [Int]] = [:]
-        var days: [Int64: (Int, Int)] = [:]
-        for k in keyRange(.reached).lowerBound..<keyRange(.cohortConverted).upperBound {
-            let key = keys[k], n = Int(try value(k, at: instant))
-            guard n != 0 else { continue }
-            switch key.kind {
-            case .reached: reached[Int(key.number)] = n
-            case .context: contexts[key.name, default: [Int](repeating: 0, count: reached.count)][Int(key.number)] = n
-            case .cohortStarted: days[key.number, default: (0, 0)].0 = n
-            case .cohortConverted: days[key.number, default: (0, 0)].1 = n
-            default: continue
-            }
-        }
-        var cohorts: [String: (Int, Int)] = [:]
-        for (day, d) in days {
-            let week = LedgerSnapshot.weekStart(Timestamp(seconds: day * 86_400))
-            cohorts[week, default: (0, 0)].0 &+= d.0
-            cohorts[week, default: (0, 0)].1 &+= d.1
-        }
-        let cohortList = cohorts.map { FunnelReport.Cohort(week: $0.key, started: $0.value.0, converted: $0.value.1) }.sorted { $0.week < $1.week }
-        return FunnelReport(
-            steps: FunnelReport.steps(Self.overall(beyondContexts: reached, contexts)),
-            byContext: contexts.mapValues { FunnelReport.steps($0) },
-            trialsStarted: cohortList.reduce(0) { $0 &+ $1.started },
-            trialsConverted: cohortList.reduce(0) { $0 &+ $1.converted },
-            cohorts: cohortList)
+        try windowFunnel(day: TimeKey.beforeAnyDay + 1, end: instant, before: false)
     }
 
     /// Revenue as of `instant` over the whole log; nil when a sum of money may have saturated in

@@ -57,12 +57,21 @@ extension TimeIndex {
     public func funnel(at: Timestamp, from: Timestamp?, to: Timestamp?) throws -> FunnelReport? {
         guard let day = Self.windowDay(from) else { return nil }
         let end = to.map { min($0, at) } ?? at, before = to.map { $0 <= at } ?? false
-        var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
-        var contexts: [String: [Int]] = [:]
         // A window asked as of an instant before its start holds no event yet; the keys under a
         // window day are kept for ends from the next day on only (`WindowSteps`).
-        let started = from.map { end >= $0 } ?? true
-        for k in keyRange(.windowFunnel) where started {
+        if let from, end < from {
+            return Self.funnelReport(reached: [Int](repeating: 0, count: FunnelProgress.steps.count + 1), contexts: [:],
+                                     days: try trialDays(from: day, end: end, before: before))
+        }
+        return try windowFunnel(day: day, end: end, before: before)
+    }
+
+    /// The funnel of the window from midnight of `day` (`beforeAnyDay` + 1: no start) as of `end`
+    /// (strictly before it, with `before`), the window's end not before its start.
+    func windowFunnel(day: Int64, end: Timestamp, before: Bool) throws -> FunnelReport {
+        var reached = [Int](repeating: 0, count: FunnelProgress.steps.count + 1)
+        var contexts: [String: [Int]] = [:]
+        for k in keyRange(.windowFunnel) {
             let (windowDay, _, steps) = keys[k].unpacked
             guard windowDay < day else { break }
             let n = Int(try value(k, at: end, before: before))

@@ -16,8 +16,10 @@ public struct TimeIndex: Sendable {
     /// Bump when the index's content or stored form changes: stored indexes of other versions are rebuilt.
     /// 5: the base names the profile it was folded with (`profileJSON`). 6: the cohorts of a series
     /// with a start (`cohortFunnel`, retention keys under window days). 7: a chain's changes on the
-    /// day it is taken out under are taken out as one (`WindowSteps`).
-    static let formatVersion = 7
+    /// day it is taken out under are taken out as one (`WindowSteps`), overall funnel keys beyond
+    /// the contexts'. 8: the funnel as of an instant is read from the window funnel's keys (no
+    /// `reached` or `context` keys).
+    static let formatVersion = 8
     /// The mark at the end of the fingerprint of an index that counts sandbox events too (its own file).
     static let sandboxMark = "+sandbox"
     /// Whether the index counts sandbox events too, as a replay with `includeSandbox` does.

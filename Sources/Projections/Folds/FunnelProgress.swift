@@ -34,7 +34,7 @@ package struct FunnelProgress: Sendable, Equatable {
 
     /// Per step count (1…4, at those places), the users `reached` counts there less the contexts
     /// `byContext` counts there: what the time index keeps of the overall funnel beyond the sum of
-    /// its contexts (`TimeKey.Kind.reached`), mostly nothing (one context, as far as overall).
+    /// its contexts (`TimeKey.Kind.windowFunnel`), mostly nothing (one context, as far as overall).
     static func beyondContexts(_ reached: UInt8, _ byContext: [ContextProgress]) -> InlineArray<5, Int64> {
         var out = InlineArray<5, Int64>(repeating: 0)
         if reached > 0 { out[Int(reached)] += 1 }

@@ -1,13 +1,13 @@
 import SubscriptionDomain
 
 /// What one user adds to every report figure as of one instant: the terms `counts()`,
-/// `funnel()` and `revenue()` of a snapshot take from the user's fold, and the stocks of their
-/// state (with what was transferred to them) at the instant. The time index keeps the
-/// differences between a user's successive contributions (`update(to:state:decider:at:_:)`).
+/// `funnel()` (its trials) and `revenue()` of a snapshot take from the user's fold, and the stocks
+/// of their state (with what was transferred to them) at the instant. The time index keeps the
+/// differences between a user's successive contributions (`update(to:state:decider:at:_:)`). The
+/// funnel's steps are not here: as of an instant they are the window funnel without a start
+/// (`WindowSteps`, the first chain), which follows the same funnel events.
 struct TimeContribution: Sendable, Equatable {
     var counts = MetricCounts()
-    var reached: UInt8 = 0
-    var contexts: [FunnelProgress.ContextProgress] = []
     /// The day (since 1970) the user's first trial started.
     var trialDay: Int64?
     var trialConverted = false
@@ -22,8 +22,6 @@ struct TimeContribution: Sendable, Equatable {
     /// to the user by then) is `state`, as of `instant`.
     init(_ fold: borrowing UserFold, state: borrowing SubscriberState, decider: PlanDecider, at instant: Timestamp) {
         counts = fold.counts
-        reached = fold.funnel.reached
-        contexts = fold.funnel.byContext
         trialDay = fold.trialStartedAt.map { ($0.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400) }
         trialConverted = fold.trialConverted
         gross = fold.books.gross
@@ -37,8 +35,6 @@ struct TimeContribution: Sendable, Equatable {
     /// place with `update`; this gives the same terms between two built ones, which tests hold `update` to.)
     func difference(to new: TimeContribution, _ emit: (TimeKey, Int64) -> Void) {
         Self.counts(counts, new.counts, emit)
-        Self.overall(reached, contexts, new.reached, new.contexts, emit)
-        Self.contexts(contexts, new.contexts, emit)
         Self.trial(trialDay, trialConverted, new.trialDay, new.trialConverted, emit)
         Self.money(gross, new.gross, .gross, .grossHolders, emit)
         Self.money(refunded, new.refunded, .refunded, .refundedHolders, emit)
@@ -54,14 +50,6 @@ struct TimeContribution: Sendable, Equatable {
         if counts != fold.counts {
             Self.counts(counts, fold.counts, emit)
             counts = fold.counts
-        }
-        if reached != fold.funnel.reached || contexts != fold.funnel.byContext {
-            Self.overall(reached, contexts, fold.funnel.reached, fold.funnel.byContext, emit)
-            reached = fold.funnel.reached
-        }
-        if contexts != fold.funnel.byContext {
-            Self.contexts(contexts, fold.funnel.byContext, emit)
-            contexts = fold.funnel.byContext
         }
         let day = fold.trialStartedAt.map { ($0.nanoseconds / 1_000_000_000).quotientRoundingDown(86_400) }
         if trialDay != day || trialConverted != fold.trialConverted {
@@ -91,33 +79,6 @@ struct TimeContribution: Sendable, Equatable {
         guard old != new else { return }
         for slot in 0..<Metric.all.count where old[slot: slot] != new[slot: slot] {
             emit(TimeKey(kind: .metric, number: Int64(slot)), Int64(new[slot: slot]) &- Int64(old[slot: slot]))
-        }
-    }
-
-    /// The change of the user's `reached` keys: the steps reached overall, less those their
-    /// contexts reached (`TimeKey.Kind.reached`; a user with one context, as far as overall, holds none).
-    private static func overall(_ oldReached: UInt8, _ oldContexts: [FunnelProgress.ContextProgress],
-                                _ newReached: UInt8, _ newContexts: [FunnelProgress.ContextProgress], _ emit: (TimeKey, Int64) -> Void) {
-        let old = FunnelProgress.beyondContexts(oldReached, oldContexts), new = FunnelProgress.beyondContexts(newReached, newContexts)
-        for step in 1...FunnelProgress.steps.count where new[step] != old[step] {
-            emit(TimeKey(kind: .reached, number: Int64(step)), new[step] &- old[step])
-        }
-    }
-
-    /// Only the entries that changed: an entry in both lists adds nothing.
-    private static func contexts(_ old: [FunnelProgress.ContextProgress], _ new: [FunnelProgress.ContextProgress],
-                                 _ emit: (TimeKey, Int64) -> Void) {
-        guard old != new else { return }
-        var kept = Kept(count: new.count)
-        for p in old {
-            if let i = new.indices.first(where: { !kept[$0] && new[$0] == p }) {
-                kept.set(i)
-            } else {
-                emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), -1)
-            }
-        }
-        for (i, p) in new.enumerated() where !kept[i] {
-            emit(TimeKey(kind: .context, number: Int64(p.reached), name: p.context), 1)
         }
     }
 

@@ -9,11 +9,10 @@ package struct TimeKey: Hashable, Comparable, Sendable {
     package enum Kind: UInt8, Sendable, CaseIterable {
         /// `number`: the metric's slot (`Metric.slot`).
         case metric = 0
-        /// Users exactly `number` (1…4) funnel steps far, less the paywall contexts exactly
-        /// `number` steps far (`context`; the reports add those back): a user with one context,
-        /// as far as overall (most), is kept under `context` only (`FunnelProgress.beyondContexts`).
+        /// Users exactly `number` (1…4) funnel steps far, and in the paywall context `name`
+        /// (0…4): kept up to format 6 only. The funnel as of an instant is now the window funnel
+        /// without a start (`windowFunnel` under `beforeAnyDay`), which follows the same events.
         case reached = 1
-        /// Users exactly `number` (0…4) steps far in the paywall context `name`.
         case context = 2
         /// Users who started a trial, and those who converted (revenue's terms).
         case trialStarted = 3
@@ -36,7 +35,9 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         /// Users whose first trial, started on day `number`, converted at the very instant it started.
         case cohortSameInstant = 21
         /// A window's funnel (`WindowSteps`): `number` packs (window day, first view day, steps
-        /// reached); `name` is the paywall context (empty: overall, less the contexts, as `reached`). See `WindowSteps`.
+        /// reached); `name` is the paywall context (empty: overall, less the users' contexts exactly
+        /// as far, `FunnelProgress.beyondContexts`: a user with one context, as far in it as overall,
+        /// as most are, holds no overall key; the reports add the contexts back). See `WindowSteps`.
         case windowFunnel = 22
         /// Retention of a paid period's cohort (the series' cohorts): `number` packs (window day,
         /// day of the paid start, period); subscribers with period 0. A user's first paid start is
@@ -104,8 +105,7 @@ package struct TimeKey: Hashable, Comparable, Sendable {
     package var isValid: Bool {
         switch kind {
         case .metric: return number >= 0 && number < Int64(Metric.all.count) && name.isEmpty
-        case .reached: return number >= 1 && number <= Int64(FunnelProgress.steps.count) && name.isEmpty
-        case .context: return number >= 0 && number <= Int64(FunnelProgress.steps.count)
+        case .reached, .context: return false   // (no longer kept)
         case .cohortStarted, .cohortConverted: return abs(number) <= Self.dayLimit && name.isEmpty
         case .gross, .grossHolders, .refunded, .refundedHolders, .adjustment, .adjustmentHolders, .mrr, .mrrHolders:
             return number == 0
