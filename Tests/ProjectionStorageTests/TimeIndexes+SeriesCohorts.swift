@@ -137,7 +137,7 @@ extension TimeIndexes {
     @discardableResult
     static func expectOnlyCohortKeysASeriesSums(_ index: TimeIndex, _ what: String) -> Int {
         var kept = 0
-        for kind in [TimeKey.Kind.cohortFunnel, .retentionSubscribers, .retentionMeasured, .retentionKept] {
+        for kind in [TimeKey.Kind.cohortFunnel, .retentionSubscribers, .retentionMeasured, .retentionKept, .retentionDue] {
             for k in index.keyRange(kind) {
                 let (windowDay, day, _) = index.keys[k].unpacked
                 #expect(day != TimeKey.noViewDay && day > windowDay, "\(what): \(kind) key of window day \(windowDay) and day \(day)")
@@ -171,7 +171,7 @@ extension TimeIndexes {
             #expect(TimeKey(kind: kind, number: TimeKey.pack(day, day, 2)).isValid == (kind == .windowFunnel), "\(kind): a view on its window day")
             #expect(TimeKey(kind: kind, number: TimeKey.pack(day, TimeKey.noViewDay, 2)).isValid == (kind == .windowFunnel), "\(kind): no view")
         }
-        for kind in [TimeKey.Kind.retentionSubscribers, .retentionMeasured, .retentionKept] {
+        for kind in [TimeKey.Kind.retentionSubscribers, .retentionMeasured, .retentionKept, .retentionDue] {
             let period = kind == .retentionSubscribers ? 0 : 3
             #expect(TimeKey(kind: kind, number: TimeKey.pack(TimeKey.beforeAnyDay, day, period)).isValid, "\(kind): a first paid start")
             #expect(TimeKey(kind: kind, number: TimeKey.pack(day - 30, day, period)).isValid, "\(kind): a later paid start")

@@ -66,6 +66,17 @@ extension TimeIndex {
                 guard windowDay < day else { break }
                 if paidDay >= day, let i = bucket(ofDay: paidDay) { subscribers[i] &+= Int(try value(k, at: end, before: true)) }
             }
+            // The checks measured as of the end: each period's shift back from the end on the paid
+            // starts kept by when they fall due, and those kept one by one.
+            for k in keyRange(.retentionDue) {
+                let (windowDay, paidDay, months) = keys[k].unpacked
+                guard windowDay < day else { break }
+                guard paidDay >= day, let i = bucket(ofDay: paidDay) else { continue }
+                for period in 1...LedgerSeries.retentionPeriods {
+                    guard let shift = TimeKey.retentionShift(paidDay: paidDay, months: months, period: period) else { continue }
+                    measured[i][period - 1] &+= Int(try value(k, at: Timestamp(nanoseconds: end.nanoseconds.subtractingSaturated(shift))))
+                }
+            }
             for (kind, into) in [(TimeKey.Kind.retentionMeasured, 0), (.retentionKept, 1)] {
                 for k in keyRange(kind) {
                     let (windowDay, paidDay, period) = keys[k].unpacked

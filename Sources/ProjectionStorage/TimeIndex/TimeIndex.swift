@@ -18,8 +18,9 @@ public struct TimeIndex: Sendable {
     /// with a start (`cohortFunnel`, retention keys under window days). 7: a chain's changes on the
     /// day it is taken out under are taken out as one (`WindowSteps`), overall funnel keys beyond
     /// the contexts'. 8: the funnel as of an instant is read from the window funnel's keys (no
-    /// `reached` or `context` keys).
-    static let formatVersion = 8
+    /// `reached` or `context` keys). 9: the checks of a retention cohort measured from its paid
+    /// starts by when they fall due (`retentionDue`).
+    static let formatVersion = 9
     /// The mark at the end of the fingerprint of an index that counts sandbox events too (its own file).
     static let sandboxMark = "+sandbox"
     /// Whether the index counts sandbox events too, as a replay with `includeSandbox` does.

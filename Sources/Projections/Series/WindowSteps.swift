@@ -36,16 +36,17 @@ struct WindowSteps {
     /// The funnel events so far: the window funnels (`finish`) are a function of them and the events.
     var funnelEvents: [Int] { funnel }
     /// The day of the last paid start (nil: none yet), and the pending retention checks of the
-    /// paid starts kept: (instant, the cohort's key number for period 0, period), in time order.
+    /// paid starts kept: (instant, the cohort's key number for period 0, period, whether it is
+    /// counted measured one by one), in time order.
     private var lastPaidDay: Int64?
-    private var checks: [(at: Timestamp, cohort: Int64, period: Int)] = []
+    private var checks: [(at: Timestamp, cohort: Int64, period: Int, measured: Bool)] = []
     /// The notification schedule's counts as last given, by `notificationSlot`.
     private var notified = InlineArray<8, Int64>(repeating: 0)
 
     /// Whether `other` holds what this one does (the rules folded with aside).
     func holdsTheSame(as other: WindowSteps) -> Bool {
         includeSandbox == other.includeSandbox && funnel == other.funnel && lastPaidDay == other.lastPaidDay
-            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.cohort == $1.cohort && $0.period == $1.period }
+            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.cohort == $1.cohort && $0.period == $1.period && $0.measured == $1.measured }
             && notified.indices.allSatisfy { notified[$0] == other.notified[$0] }
     }
 
@@ -80,16 +81,36 @@ struct WindowSteps {
             lastPaidDay = day
             // A second paid start on the same day is never a series' cohort (the first of the day is).
             if before.map({ $0 < day }) ?? true {
-                let cohort = TimeKey.pack(before ?? TimeKey.beforeAnyDay, day, 0)
+                let window = before ?? TimeKey.beforeAnyDay, cohort = TimeKey.pack(window, day, 0)
                 emit(TimeKey(kind: .retentionSubscribers, number: cohort), e.time, 1)
+                let at = (1...LedgerSeries.retentionPeriods).map { Timestamp.addMonths($0 * months, to: e.time) + decider.unverifiedGrace }
+                // The checks measured follow from the start when each is its due instant shifted (`retentionDue`).
+                let due = Self.dueInstant(e.time, day: day, months: months, grace: decider.unverifiedGrace, checks: at)
+                if let due { emit(TimeKey(kind: .retentionDue, number: TimeKey.pack(window, day, months)), due, 1) }
                 checks.reserveCapacity(checks.count + LedgerSeries.retentionPeriods)
-                for n in 1...LedgerSeries.retentionPeriods {
-                    let at = Timestamp.addMonths(n * months, to: e.time) + decider.unverifiedGrace
+                for (n, at) in zip(1..., at) {
                     // In time order among the earlier cohorts' checks (found from the end: mostly the end itself).
-                    checks.insert((at, cohort, n), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
+                    checks.insert((at, cohort, n, due == nil), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
                 }
             }
         }
+    }
+
+    /// The instant a paid start at `start` on `day` is kept at under `retentionDue` (the start plus
+    /// the unverified grace), when each of its checks `checks` (periods 1, 2, …) is that instant
+    /// shifted by `TimeKey.retentionShift`, exactly and well within the timestamps' range (±2⁶²
+    /// ns: so a lookup shifted back can never saturate onto it); nil otherwise (the checks are
+    /// then kept one by one).
+    static func dueInstant(_ start: Timestamp, day: Int64, months: Int, grace: Timestamp.Duration, checks: [Timestamp]) -> Timestamp? {
+        let range: ClosedRange<Int64> = -(1 << 62)...(1 << 62)
+        let (due, overflow) = start.nanoseconds.addingReportingOverflow(grace.nanoseconds)
+        guard !overflow, range.contains(due), (1...31).contains(months) else { return nil }
+        for (n, at) in zip(1..., checks) {
+            guard range.contains(at.nanoseconds), let shift = TimeKey.retentionShift(paidDay: day, months: months, period: n) else { return nil }
+            let (shifted, overflow) = due.addingReportingOverflow(shift)
+            guard !overflow, shifted == at.nanoseconds else { return nil }
+        }
+        return Timestamp(nanoseconds: due)
     }
 
     /// Checks the retention instants before `limit` (all, when nil) against `state`, which holds
@@ -98,7 +119,7 @@ struct WindowSteps {
         guard !checks.isEmpty else { return }
         while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
             checks.removeFirst()
-            emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1)
+            if first.measured { emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1) }
             if decider.status(state, at: first.at).planState == .pro && !state.productionIsAccessOnly {
                 emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)
             }

@@ -53,6 +53,13 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         /// (+), and a chain whose first view is on a later day than its start also taken out under
         /// its own window day (−). Only keys with a view day after their window day are kept.
         case cohortFunnel = 28
+        /// The paid starts of a retention cohort by when their checks fall due: `number` packs
+        /// (window day, day of the paid start, billing months), each start kept at its instant
+        /// plus the unverified grace. Check n of a start is that instant shifted by n periods
+        /// (`retentionShift`), so the checks measured as of T are these keys' sums as of T less
+        /// each period's shift, and are not kept one by one (`retentionMeasured` holds only those
+        /// of starts whose checks do not shift so: see `WindowSteps`).
+        case retentionDue = 29
     }
 
     /// The notification kinds and statuses in the order `notifications` keys number them.
@@ -90,6 +97,18 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         (day + dayBias) << 24 | (other + dayBias) << 5 | Int64(small)
     }
 
+    /// How far check `period` of a paid start on `day` with a billing period of `months` months
+    /// falls after the start (ns): the same for every instant of the day, as `Timestamp.addMonths`
+    /// keeps the time of day; nil when the shifted day is out of the timestamps' range.
+    package static func retentionShift(paidDay day: Int64, months: Int, period: Int) -> Int64? {
+        guard abs(day) <= dayLimit else { return nil }
+        let midnight = Timestamp(nanoseconds: day * 86_400_000_000_000)
+        let due = Timestamp.addMonths(period * months, to: midnight)
+        guard due.nanoseconds != .max, due.nanoseconds != .min else { return nil }
+        let (shift, overflow) = due.nanoseconds.subtractingReportingOverflow(midnight.nanoseconds)
+        return overflow ? nil : shift
+    }
+
     /// The parts of a packed `number`: (day, other day, small count).
     package var unpacked: (day: Int64, other: Int64, small: Int) {
         ((number >> 24) - Self.dayBias, ((number >> 5) & ((1 << 19) - 1)) - Self.dayBias, Int(number & 31))
@@ -123,6 +142,8 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case .retentionSubscribers, .retentionMeasured, .retentionKept:
             // Under "before any" window day, or the day of an earlier paid start.
             return packedValid(limit: LedgerSeries.retentionPeriods) && name.isEmpty && unpacked.day < unpacked.other
+        case .retentionDue:
+            return packedValid(limit: 31) && name.isEmpty && unpacked.day < unpacked.other && unpacked.small >= 1
         }
     }
 
