@@ -53,16 +53,20 @@ extension TimeIndex {
         var money: [TimeKey.Kind: [String: Money]] = [:]
         var holders: [TimeKey.Kind: Set<String>] = [:]
         var active = 0, trials = 0, churned = 0, started = 0, converted = 0
-        for k in keyRange(.trialStarted).lowerBound..<keyRange(.mrrHolders).upperBound {
+        for k in keyRange(.trialConverted).lowerBound..<keyRange(.mrrHolders).upperBound {
             let key = keys[k], v = try value(k, at: instant)
             guard v != 0 else { continue }
             switch key.kind {
             case .gross, .refunded, .adjustment, .mrr: money[key.kind, default: [:]][key.name] = Money(micros: v)
-            case .grossHolders, .refundedHolders, .adjustmentHolders, .mrrHolders: holders[key.kind, default: []].insert(key.name)
-            case .active: active = Int(v)
+            case .grossHolders, .refundedHolders, .adjustmentHolders: holders[key.kind, default: []].insert(key.name)
+            // (Active subscriptions are those beyond the MRR holders, and the holders.)
+            case .mrrHolders:
+                holders[key.kind, default: []].insert(key.name)
+                active &+= Int(v)
+            case .active: active &+= Int(v)
             case .trial: trials = Int(v)
             case .churned: churned = Int(v)
-            case .trialStarted: started = Int(v)
+            case .cohortStarted: started &+= Int(v)
             case .trialConverted: converted = Int(v)
             default: continue
             }

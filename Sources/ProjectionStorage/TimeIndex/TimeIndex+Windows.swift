@@ -129,7 +129,9 @@ extension TimeIndex {
     /// The stocks as of `instant`: active subscriptions, active trials, churned, and MRR per currency (where not zero).
     func stocks(at instant: Timestamp) throws -> (active: Int, trials: Int, churned: Int, mrr: [String: Money]) {
         var out = (active: 0, trials: 0, churned: 0, mrr: [String: Money]())
-        for k in keyRange(.active) { out.active = Int(try value(k, at: instant)) }
+        // (Active subscriptions are those beyond the MRR holders, and the holders.)
+        for k in keyRange(.active) { out.active &+= Int(try value(k, at: instant)) }
+        for k in keyRange(.mrrHolders) { out.active &+= Int(try value(k, at: instant)) }
         for k in keyRange(.trial) { out.trials = Int(try value(k, at: instant)) }
         for k in keyRange(.churned) { out.churned = Int(try value(k, at: instant)) }
         for k in keyRange(.mrr) {

@@ -19,8 +19,9 @@ public struct TimeIndex: Sendable {
     /// day it is taken out under are taken out as one (`WindowSteps`), overall funnel keys beyond
     /// the contexts'. 8: the funnel as of an instant is read from the window funnel's keys (no
     /// `reached` or `context` keys). 9: the checks of a retention cohort measured from its paid
-    /// starts by when they fall due (`retentionDue`).
-    static let formatVersion = 9
+    /// starts by when they fall due (`retentionDue`). 10: no `trialStarted` key (the cohorts'
+    /// sum), `active` beyond the MRR holders.
+    static let formatVersion = 10
     /// The mark at the end of the fingerprint of an index that counts sandbox events too (its own file).
     static let sandboxMark = "+sandbox"
     /// Whether the index counts sandbox events too, as a replay with `includeSandbox` does.

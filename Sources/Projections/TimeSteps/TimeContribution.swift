@@ -91,7 +91,9 @@ struct TimeContribution: Sendable, Equatable {
 
     private static func stock(_ old: SubscriberStock, _ new: SubscriberStock, _ emit: (TimeKey, Int64) -> Void) {
         guard old != new else { return }
-        if old.active != new.active { emit(TimeKey(kind: .active), Int64(new.active) &- Int64(old.active)) }
+        // Active subscriptions beyond those holding MRR (whose holders the reports add back): mostly none.
+        let activeBeyond = { (s: SubscriberStock) in Int64(s.active) - (s.holdsMRR ? 1 : 0) }
+        if activeBeyond(old) != activeBeyond(new) { emit(TimeKey(kind: .active), activeBeyond(new) &- activeBeyond(old)) }
         if old.trial != new.trial { emit(TimeKey(kind: .trial), Int64(new.trial) &- Int64(old.trial)) }
         if old.churned != new.churned { emit(TimeKey(kind: .churned), Int64(new.churned) &- Int64(old.churned)) }
         let before = old.holdsMRR ? old : nil, after = new.holdsMRR ? new : nil
@@ -113,7 +115,7 @@ struct TimeContribution: Sendable, Equatable {
     private static func trialTerms(_ day: Int64?, _ converted: Bool, _ emit: (TimeKey) -> Void) {
         if converted { emit(TimeKey(kind: .trialConverted)) }
         guard let day else { return }
-        emit(TimeKey(kind: .trialStarted))
+        // (The trials started are the cohorts' sum: no key of their own, `TimeKey.Kind.trialStarted`.)
         emit(TimeKey(kind: .cohortStarted, number: day))
         if converted { emit(TimeKey(kind: .cohortConverted, number: day)) }
     }

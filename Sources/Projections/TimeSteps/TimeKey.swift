@@ -14,7 +14,8 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         /// without a start (`windowFunnel` under `beforeAnyDay`), which follows the same events.
         case reached = 1
         case context = 2
-        /// Users who started a trial, and those who converted (revenue's terms).
+        /// Users who started a trial (kept up to format 9: now the sum of `cohortStarted`), and
+        /// those who converted (revenue's terms).
         case trialStarted = 3
         case trialConverted = 4
         /// Users whose first trial started on day `number` (since 1970), and those of them converted.
@@ -24,7 +25,8 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case gross = 7, grossHolders = 8
         case refunded = 9, refundedHolders = 10
         case adjustment = 11, adjustmentHolders = 12
-        /// Subscriber stocks: active subscriptions, active trials, churned subscribers.
+        /// Subscriber stocks: active subscriptions beyond those holding MRR (`mrrHolders`, which
+        /// the reports add back: mostly none), active trials, churned subscribers.
         case active = 13, trial = 14, churned = 15
         /// Monthly recurring revenue in micros in currency `name`, and the active subscriptions holding it.
         case mrr = 16, mrrHolders = 17
@@ -128,7 +130,8 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         case .cohortStarted, .cohortConverted: return abs(number) <= Self.dayLimit && name.isEmpty
         case .gross, .grossHolders, .refunded, .refundedHolders, .adjustment, .adjustmentHolders, .mrr, .mrrHolders:
             return number == 0
-        case .trialStarted, .trialConverted, .active, .trial, .churned: return number == 0 && name.isEmpty
+        case .trialConverted, .active, .trial, .churned: return number == 0 && name.isEmpty
+        case .trialStarted: return false   // (no longer kept)
         case .grossChanges, .refundedChanges, .adjustmentChanges: return number == 0
         case .cohortSameInstant: return abs(number) <= Self.dayLimit && name.isEmpty
         case .windowFunnel, .cohortFunnel:
