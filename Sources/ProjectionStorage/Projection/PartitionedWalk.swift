@@ -3,6 +3,7 @@ import Foundation
 import EventStore
 import Platform
 import SubscriptionDomain
+import Synchronization
 
 /// One walk per partition of the users, on the cores: each from the event cache when it is ready
 /// (a cache that fails to read is removed and that partition is read from the log instead), else
@@ -41,12 +42,25 @@ enum PartitionedWalk {
     /// takes in a user (id order) with their events in effect order, from the cache or the log.
     /// From the cache, only users with an event of one of `types` (`EventCache.typeBits`; default:
     /// any) are read, and their events come without ids (`users(inCache:…)`); from the log, every user is.
-    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int, types: UInt64 = .max,
+    /// With `shared`, a walk from the cache takes runs of users as it comes to them (`UserClaims`)
+    /// rather than a partition's by id: for walks whose results are summed whichever walk had which
+    /// user, so that one core slowed down (by another process) leaves the other no idle wait at the end.
+    static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int, types: UInt64 = .max, shared: Bool = false,
                           start: () -> Walk, add: (inout Walk, _ user: String, _ events: [Event]) -> Void) throws -> [Walk] {
-        try run(directory: directory, head: head, cached: cached, partitions: partitions,
+        let claims = UserClaims()
+        return try run(directory: directory, head: head, cached: cached, partitions: partitions,
                 cache: { p in
                     var walk = start()
-                    try users(inCache: directory, head: head, partition: p, of: partitions, types: types) { add(&walk, $0, $1) }
+                    if shared {
+                        var claim = 0..<0, ordinal = -1
+                        try users(inCache: directory, head: head, types: types, taking: { _ in
+                            ordinal += 1
+                            if ordinal >= claim.upperBound { claim = claims.next() }
+                            return claim.contains(ordinal)
+                        }, { add(&walk, $0, $1) })
+                    } else {
+                        try users(inCache: directory, head: head, partition: p, of: partitions, types: types) { add(&walk, $0, $1) }
+                    }
                     return walk
                 },
                 log: { log, p in
@@ -61,6 +75,12 @@ enum PartitionedWalk {
     /// (empty: no walk reads an event's id; the log's checks of them were made when the cache was).
     static func users(inCache directory: String, head: LogHead, partition p: Int, of count: Int, types: UInt64 = .max,
                       _ body: (_ user: String, _ events: [Event]) -> Void) throws {
+        try users(inCache: directory, head: head, types: types, taking: { Replay.partition(of: $0, count: count) == p }, body)
+    }
+
+    /// The same for the users whose ids `take` holds for (given each user's id bytes once, in the cache's order).
+    static func users(inCache directory: String, head: LogHead, types: UInt64 = .max, taking take: (UnsafeRawBufferPointer) -> Bool,
+                      _ body: (_ user: String, _ events: [Event]) -> Void) throws {
         guard var cache = EventCache.reader(directory, head: head) else {
             throw ProjectionReader.Unreadable(offset: 0, reason: "the event cache is gone or no longer matches the log")
         }
@@ -70,7 +90,7 @@ enum PartitionedWalk {
         // an event read aside and appended was a copy of the whole event, and one more to let
         // go, per event.
         var events: [Event] = []
-        while let user = try cache.nextUser(where: { Replay.partition(of: $0, count: count) == p }, types: types) {
+        while let user = try cache.nextUser(where: take, types: types) {
             var n = 0
             while true {
                 if n == events.count { events.append(EventCache.Reader.blank) }
@@ -95,6 +115,21 @@ enum PartitionedWalk {
         }
         for user in streams.keys.sorted() {
             body(user, UserTimeline(streams[user]!).entries.map(\.stored.event))
+        }
+    }
+
+    /// Runs of users (by their place in the event cache), handed out in order to the walks sharing
+    /// them: a walk takes the next run when it passes the end of its last (the runs it passes over
+    /// are another walk's).
+    final class UserClaims: Sendable {
+        /// Users per run: a run is a few milliseconds of a walk, and one atomic step.
+        static let size = 64
+        private let taken = Atomic<Int>(0)
+
+        /// The next run not yet taken.
+        func next() -> Range<Int> {
+            let run = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+            return run * Self.size..<(run + 1) * Self.size
         }
     }
 

@@ -29,7 +29,8 @@ extension TimeIndex {
         let head = log.head
         let cached = Replay.eventCacheReady(log, build: true)
         let steps = UserSteps(profile: profile, includeSandbox: fingerprint.hasSuffix(sandboxMark))
-        var walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions,
+        // (Users shared out in runs: the differences are summed whichever walk gave them.)
+        var walks = try PartitionedWalk.run(directory: directory, head: head, cached: cached, partitions: partitions, shared: true,
                                             start: { PartitionWalk() }, add: { w, user, events in walkUser(user, events, steps: steps, into: &w) })
         // The partitions' builders taken over (each held once, so each is let go once grouped).
         var parts: [TimeIndexBuilder] = []

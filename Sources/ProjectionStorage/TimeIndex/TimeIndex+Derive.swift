@@ -52,7 +52,7 @@ extension TimeIndex {
         // when it reaches no one (every walk, a recipient's too, is the same under both).
         let types = EventCache.typeBits(readFor: change)
         var walks = change.reachesNobody ? [] : try PartitionedWalk.run(directory: directory, head: log.head, cached: cached, partitions: max(1, partitions), types: types,
-                                            start: { DeriveWalk() }, add: { w, user, events in
+                                                                                  shared: true, start: { DeriveWalk() }, add: { w, user, events in
             // A sender's transfers are handed on to recipients: walked whole, never stopped early.
             let transfers = events.contains { $0.type == .transfer }
             if let first = events.firstIndex(where: { change.reaches($0) }) {
