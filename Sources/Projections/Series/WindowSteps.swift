@@ -175,9 +175,20 @@ struct WindowSteps {
     func finish(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         guard !funnel.isEmpty else { return }
         var names: [String] = []
+        // Funnel events on one day (most users'): one chain, added under "before any" and taken
+        // out under its day, whose keys each change at most once an instant: given as they come.
+        let day = SeriesBuckets.day(of: events[funnel[0]].time)
+        if SeriesBuckets.day(of: events[funnel[funnel.count - 1]].time) == day {
+            var scratch = ChainScratch()
+            chain(events, from: 0, added: TimeKey.beforeAnyDay, byView: true, takenOut: day, cohorts: (added: false, takenOut: false),
+                  names: &names, scratch: &scratch) { c, names in
+                emit(TimeKey(kind: c.kind, number: c.number, name: c.context < 0 ? "" : names[Int(c.context)]), c.time, c.delta)
+            }
+            return
+        }
         var changes: [ChainChange] = []
         changes.reserveCapacity(4 * funnel.count)
-        chains(events, names: &names) { changes.append($0) }
+        chains(events, names: &names) { c, _ in changes.append(c) }
         changes.sort { ($0.kind.rawValue, $0.number, $0.context, $0.time) < ($1.kind.rawValue, $1.number, $1.context, $1.time) }
         var i = 0
         while i < changes.count {
@@ -193,7 +204,7 @@ struct WindowSteps {
         }
     }
 
-    private func chains(_ events: [Event], names: inout [String], _ emit: (ChainChange) -> Void) {
+    private func chains(_ events: [Event], names: inout [String], _ emit: (ChainChange, _ names: [String]) -> Void) {
         var starts: [Int] = []
         for i in funnel.indices where i == 0 || SeriesBuckets.day(of: events[funnel[i - 1]].time) != SeriesBuckets.day(of: events[funnel[i]].time) {
             starts.append(i)
@@ -248,7 +259,9 @@ struct WindowSteps {
     /// on). Each paywall context is named by its place in `names` (added there when new).
     private func chain(_ events: [Event], from start: Int, added: Int64, byView: Bool, takenOut: Int64,
                        cohorts: (added: Bool, takenOut: Bool),
-                       names: inout [String], scratch: inout ChainScratch, _ emit: (ChainChange) -> Void) {
+                       names: inout [String], scratch: inout ChainScratch, _ give: (ChainChange, _ names: [String]) -> Void) {
+        // (Each change with the names so far: its context's is among them.)
+        func emit(_ c: ChainChange) { give(c, names) }
         var progress = FunnelProgress()
         var viewDay = TimeKey.noViewDay
         scratch.places.removeAll(keepingCapacity: true)
