@@ -48,6 +48,18 @@ package struct UserBooks: Sendable, Equatable {
         amount.scaled(by: 1_000_000 - Int64(commissionPercent) * 10_000 - share, over: 1_000_000)
     }
 
+    /// Whether an event of `type` can change the books (`record`): a sale, a refund or its reversal,
+    /// an upgrade charged at once. (A walk compares the books around the others for nothing.)
+    static func records(_ type: EventType) -> Bool {
+        switch type {
+        case .purchase, .renewal, .consumablePurchase, .refund, .productChange, .refundReversed: true
+        case .cancellation, .uncancellation, .billingIssue, .expiration, .revoke, .pause, .transfer,
+             .creditsUsed, .accountCreated, .accountDeleted, .paywallViewed, .paywallCtaTapped, .purchaseStarted,
+             .purchasePending, .purchaseSuccess, .purchaseFailed, .restoreClicked, .restoreSuccess, .restoreFailed,
+             .notificationsDisabled, .notificationsEnabled: false
+        }
+    }
+
     mutating func record(_ e: Event, rule: Rule, decider: PlanDecider, includeSandbox: Bool) {
         guard includeSandbox || rule != .sandboxApart, rule != .duplicateTransaction else { return }
         switch e.data {

@@ -56,18 +56,20 @@ struct WindowSteps {
     }
 
     /// Takes in one event (the user's `index`th) just folded into `fold` at `now`; `books` and
-    /// `converted` are the fold's before it.
-    mutating func event(_ e: Event, index: Int, now: Timestamp, fold: UserFold, books: UserBooks, converted: Bool,
+    /// `converted` are the fold's before it (`books` nil: the event cannot change them, `UserBooks.records`).
+    mutating func event(_ e: Event, index: Int, now: Timestamp, fold: UserFold, books: UserBooks?, converted: Bool,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         let rule = fold.state.rule
         if includeSandbox || rule != .sandboxApart, FunnelProgress.step(of: e.type) != nil {
             if funnel.isEmpty { funnel.reserveCapacity(16) }   // (not grown from one place, most users with one have several)
             funnel.append(index)
         }
-        if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
-        if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
-        if fold.books.takehomeAdjustment != books.takehomeAdjustment {
-            Self.changes(fold.books.takehomeAdjustment, books.takehomeAdjustment, .adjustmentChanges, now, emit)
+        if let books {
+            if fold.books.gross != books.gross { Self.changes(fold.books.gross, books.gross, .grossChanges, now, emit) }
+            if fold.books.refunded != books.refunded { Self.changes(fold.books.refunded, books.refunded, .refundedChanges, now, emit) }
+            if fold.books.takehomeAdjustment != books.takehomeAdjustment {
+                Self.changes(fold.books.takehomeAdjustment, books.takehomeAdjustment, .adjustmentChanges, now, emit)
+            }
         }
         if !converted, fold.trialConverted, let started = fold.trialStartedAt, started == now {
             emit(TimeKey(kind: .cohortSameInstant, number: SeriesBuckets.day(of: now)), now, 1)

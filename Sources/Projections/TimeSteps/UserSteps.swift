@@ -149,7 +149,8 @@ package struct UserSteps {
             for k in at {
                 // Taken once: an array's element handed to a call is copied per call (twice per event, measured).
                 let e = events[k]
-                let books = w.fold.books, converted = w.fold.trialConverted
+                // (The books held aside only around an event that can change them: three arrays retained and let go.)
+                let books = UserBooks.records(e.type) ? w.fold.books : nil, converted = w.fold.trialConverted
                 // Only a transfer event sets `transferOut` (UserFold.apply): the others are folded
                 // without one held around them (even a nil one was set up and let go per event).
                 if e.type == .transfer {
