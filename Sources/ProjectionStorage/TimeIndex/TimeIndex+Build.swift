@@ -9,6 +9,8 @@ extension TimeIndex {
     struct PartitionWalk: Sendable {
         var builder = TimeIndexBuilder()
         var senders: [UserSteps.Sender] = []
+        /// The window funnels' working lists, kept from user to user.
+        var scratch = WindowSteps.ChainScratch()
     }
 
     /// Builds the index of the log in `directory` as of its head (through `through`, default the
@@ -57,7 +59,7 @@ extension TimeIndex {
     private static func walkUser(_ user: String, _ events: [Event], steps: UserSteps, into w: inout PartitionWalk) {
         guard let first = events.first else { return }
         w.builder.noteEvent(first.time)
-        let changes = steps.walk(user, events: events) { w.builder.add($0, $1, $2) }
+        let changes = steps.walk(user, events: events, scratch: &w.scratch) { w.builder.add($0, $1, $2) }
         if !changes.isEmpty { w.senders.append(UserSteps.Sender(user: user, changes: changes)) }
     }
 

@@ -25,7 +25,7 @@ import SubscriptionDomain
 /// on or after D: each paid start on a later day than the one before it is kept under the day of
 /// that one (the first under `beforeAnyDay`), and a series from D sums window days before D and
 /// paid days from D on.
-struct WindowSteps {
+package struct WindowSteps {
     /// The rules folded with (another when a walk is forked, `UserSteps.forked`).
     var decider: PlanDecider
     /// Sandbox events count too (as in a replay with `includeSandbox`).
@@ -174,14 +174,15 @@ struct WindowSteps {
     /// chain j taken out and chain j + 1 put in under the same window day mostly cancel out. The
     /// changes are sorted by number, context and instant (integers: the context names are looked
     /// up once per chain), and keys are made only for the sums that are not zero.
-    func finish(_ events: [Event], _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+    /// `scratch` holds working lists for the chains (kept from user to user by a walk of many).
+    func finish(_ events: [Event], scratch: inout ChainScratch, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         guard !funnel.isEmpty else { return }
-        var names: [String] = []
+        var names = scratch.takeNames()
+        defer { scratch.names = names }
         // Funnel events on one day (most users'): one chain, added under "before any" and taken
         // out under its day, whose keys each change at most once an instant: given as they come.
         let day = SeriesBuckets.day(of: events[funnel[0]].time)
         if SeriesBuckets.day(of: events[funnel[funnel.count - 1]].time) == day {
-            var scratch = ChainScratch()
             chain(events, from: 0, added: TimeKey.beforeAnyDay, byView: true, takenOut: day, cohorts: (added: false, takenOut: false),
                   names: &names, scratch: &scratch) { c, names in
                 emit(TimeKey(kind: c.kind, number: c.number, name: c.context < 0 ? "" : names[Int(c.context)]), c.time, c.delta)
@@ -190,7 +191,7 @@ struct WindowSteps {
         }
         var changes: [ChainChange] = []
         changes.reserveCapacity(4 * funnel.count)
-        chains(events, names: &names) { c, _ in changes.append(c) }
+        chains(events, names: &names, scratch: &scratch) { c, _ in changes.append(c) }
         changes.sort { ($0.kind.rawValue, $0.number, $0.context, $0.time) < ($1.kind.rawValue, $1.number, $1.context, $1.time) }
         var i = 0
         while i < changes.count {
@@ -206,12 +207,11 @@ struct WindowSteps {
         }
     }
 
-    private func chains(_ events: [Event], names: inout [String], _ emit: (ChainChange, _ names: [String]) -> Void) {
+    private func chains(_ events: [Event], names: inout [String], scratch: inout ChainScratch, _ emit: (ChainChange, _ names: [String]) -> Void) {
         var starts: [Int] = []
         for i in funnel.indices where i == 0 || SeriesBuckets.day(of: events[funnel[i - 1]].time) != SeriesBuckets.day(of: events[funnel[i]].time) {
             starts.append(i)
         }
-        var scratch = ChainScratch()
         var viewAt = 0   // (the first view at or after a chain's start: starts grow, so one pass for all)
         for (j, s) in starts.enumerated() {
             let day = SeriesBuckets.day(of: events[funnel[s]].time)
@@ -228,25 +228,37 @@ struct WindowSteps {
 
     /// A key a chain holds under one window day: its packed `number`, its context's place in the
     /// user's context names (-1: overall) and how many times it counts (overall: at most a few, either sign).
-    private struct HeldKey {
+    fileprivate struct HeldKey: Sendable {
         var number: Int64
         var context: Int32
         var count: Int64
     }
 
-    /// A chain's working lists, emptied by each chain and kept for the next (a user walks one per day with a funnel event).
-    private struct ChainScratch {
+    /// A chain's working lists, emptied by each chain and kept for the next (a user walks one per
+    /// day with a funnel event), and by a walk of many users from one user to the next.
+    package struct ChainScratch: Sendable {
+        /// The user's context names (emptied for each user).
+        fileprivate var names: [String] = []
         /// The place in `names` of each of the chain's contexts, in `progress.byContext` order (which only grows).
-        var places: [Int32] = []
+        fileprivate var places: [Int32] = []
         /// The keys the chain holds under the window day it is added to and under the one it is
         /// taken out of, and those it holds after the instant being walked.
-        var added: [HeldKey] = [], takenOut: [HeldKey] = []
+        fileprivate var added: [HeldKey] = [], takenOut: [HeldKey] = []
         /// The same for the chain's `cohortFunnel` keys.
-        var cohortAdded: [HeldKey] = [], cohortTakenOut: [HeldKey] = []
-        var keys: [HeldKey] = []
+        fileprivate var cohortAdded: [HeldKey] = [], cohortTakenOut: [HeldKey] = []
+        fileprivate var keys: [HeldKey] = []
+
+        /// The names list, emptied, for a user's chains.
+        fileprivate mutating func takeNames() -> [String] {
+            var out: [String] = []
+            swap(&out, &names)
+            out.removeAll(keepingCapacity: true)
+            return out
+        }
 
         /// Room for a few contexts (a user has few), so that the lists are not grown from one place.
-        init() {
+        package init() {
+            names.reserveCapacity(4)
             places.reserveCapacity(4)
             added.reserveCapacity(8)
             takenOut.reserveCapacity(8)

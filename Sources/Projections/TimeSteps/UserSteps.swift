@@ -51,9 +51,16 @@ package struct UserSteps {
     /// `transferOut` changed (for the recipients' walk).
     package func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1,
               _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
+        var scratch = WindowSteps.ChainScratch()
+        return walk(user, events: events, senders: senders, sign: sign, scratch: &scratch, emit)
+    }
+
+    /// The same with the window funnels' working lists `scratch`, kept by a walk of many users.
+    package func walk(_ user: String, events: [Event], senders: [Sender] = [], sign: Int64 = 1, scratch: inout WindowSteps.ChainScratch,
+                      _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
         var walk = start(user, senders: senders)
         advance(&walk, events: events, sign: sign, emit)
-        return finish(&walk, events: events, sign: sign, emit)
+        return finish(&walk, events: events, sign: sign, scratch: &scratch, emit)
     }
 
     /// One user's walk in progress (`start`, `advance`, `finish`): a value, so that a walk can be
@@ -173,9 +180,16 @@ package struct UserSteps {
     /// after the last event and the window funnels; returns how the user's own `transferOut` changed.
     package func finish(_ w: inout Walk, events: [Event], sign: Int64 = 1, windowFunnels: Bool = true,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
+        var scratch = WindowSteps.ChainScratch()
+        return finish(&w, events: events, sign: sign, windowFunnels: windowFunnels, scratch: &scratch, emit)
+    }
+
+    /// The same with the window funnels' working lists `scratch`.
+    package func finish(_ w: inout Walk, events: [Event], sign: Int64 = 1, windowFunnels: Bool = true, scratch: inout WindowSteps.ChainScratch,
+                        _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         w.windows.checkRetention(before: nil, state: w.fold.state, signed)
-        if windowFunnels { w.windows.finish(events, signed) }
+        if windowFunnels { w.windows.finish(events, scratch: &scratch, signed) }
         return w.outs
     }
 
