@@ -85,8 +85,8 @@ extension TimeIndex {
         return Self.funnelReport(reached: reached, contexts: contexts, days: try trialDays(from: day, end: end, before: before))
     }
 
-    /// Users per steps reached overall (1…4, at those places) from the sums of the `reached` keys
-    /// (or of a window funnel's overall keys), which count them beyond the contexts, and the contexts'.
+    /// Users per steps reached overall (1…4, at those places) from the sums of a window funnel's
+    /// overall keys, which count them beyond the contexts (`FunnelProgress.beyondContexts`), and the contexts'.
     static func overall(beyondContexts reached: [Int], _ contexts: [String: [Int]]) -> [Int] {
         var out = reached
         for steps in contexts.values {

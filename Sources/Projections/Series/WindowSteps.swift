@@ -12,7 +12,9 @@ import SubscriptionDomain
 /// for D in (d(j−1), dj] the user's funnel is the walk from the first event of day dj (chain j),
 /// a step function of the window's end. Chain j is kept as +walk under window day d(j−1) (d0: any
 /// day before) and −walk under window day dj, so that a window from D sums the keys of window days
-/// before D: every chain but the one D selects cancels out. The first chain is also kept by the
+/// before D: every chain but the one D selects cancels out. (Only windows from a later day sum the
+/// keys under dj, and they end after every instant of it: the −walk's changes on day dj are given
+/// as one, at the chain's first instant.) The first chain is also kept by the
 /// day of its first paywall view (the series' funnel cohorts). A user walks one chain per day with
 /// a funnel event, each over the funnel events after it.
 ///
@@ -331,7 +333,7 @@ package struct WindowSteps {
 
     /// One instant of a chain under one window day: the keys `progress` gives, against those `held`
     /// before (each key's change of count times `sign`); `held` becomes the new ones. Overall, a
-    /// key counts the steps reached beyond what the contexts reached there (`TimeKey.Kind.reached`).
+    /// key counts the steps reached beyond what the contexts reached there (`FunnelProgress.beyondContexts`).
     private static func step(_ progress: FunnelProgress, places: [Int32], kind: TimeKey.Kind, windowDay: Int64, viewDay: Int64, sign: Int64, at now: Timestamp,
                              held: inout [HeldKey], keys: inout [HeldKey], _ emit: (ChainChange) -> Void) {
         keys.removeAll(keepingCapacity: true)
