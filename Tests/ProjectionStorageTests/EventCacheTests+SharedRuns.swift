@@ -46,4 +46,28 @@ extension EventCaches {
             }
         }
     }
+
+    /// Walks from the cache are all or none: when one fails to read the cache, every partition is
+    /// walked again from the log (as the log's partitions share the users out), none kept from the
+    /// cache, and the cache is removed.
+    @Test func whenOneWalkFailsToReadTheCacheEveryPartitionIsWalkedFromTheLog() throws {
+        struct Unreadable: Error {}
+        let log = try TestLog(PopulationGenerator(profile: .handz, users: 50, seed: 3).events().map { EventCodec.encode($0) })
+        let events = try EventLog(directory: log.path, access: .read)
+        try EventCache.build(events)
+        for failing in 0..<3 {
+            let walked = try PartitionedWalk.run(directory: log.path, head: events.head, cached: true, partitions: 3,
+                                                 cache: { p in
+                                                     if p == failing { throw Unreadable() }
+                                                     return "cache \(p)"
+                                                 },
+                                                 log: { _, p in "log \(p)" })
+            #expect(walked == ["log 0", "log 1", "log 2"], "partition \(failing) failing: \(walked)")
+            #expect(!FileManager.default.fileExists(atPath: EventCache.path(log.path)), "partition \(failing) failing: the cache is removed")
+            try EventCache.build(events)
+        }
+        let fromCache = try PartitionedWalk.run(directory: log.path, head: events.head, cached: true, partitions: 3,
+                                                cache: { "cache \($0)" }, log: { _, p in "log \(p)" })
+        #expect(fromCache == ["cache 0", "cache 1", "cache 2"])
+    }
 }

@@ -6,36 +6,33 @@ import SubscriptionDomain
 import Synchronization
 
 /// One walk per partition of the users, on the cores: each from the event cache when it is ready
-/// (a cache that fails to read is removed and that partition is read from the log instead), else
+/// (a cache that fails to read is removed and every partition is read from the log instead), else
 /// from the log through `head`. What the time index and the analysts' model build on.
 enum PartitionedWalk {
-    /// The partitions' results in partition order; the first failure is thrown.
+    /// The partitions' results in partition order; the first failure is thrown. From the cache,
+    /// every partition or none: should one fail to read it (damage), all are walked again from the
+    /// log, so that no user is walked twice or missed where the cache's walks shared the users out
+    /// otherwise than the log's partitions do (`run(…shared:…)`).
     static func run<Walk>(directory: String, head: LogHead, cached: Bool, partitions: Int,
                           cache: (_ partition: Int) throws -> Walk,
                           log: (_ log: EventLog, _ partition: Int) throws -> Walk) throws -> [Walk] {
-        let results = Results<Walk>(count: partitions)
-        withoutActuallyEscaping(cache) { cache in
-            withoutActuallyEscaping(log) { log in
-                let work = UncheckedWork(cache: cache, log: log)
-                DispatchQueue.concurrentPerform(iterations: partitions) { p in
-                    do {
-                        if cached {
-                            do {
-                                results.set(p, .success(try work.cache(p)))
-                                return
-                            } catch {
-                                try? DurableFile.remove(path: EventCache.path(directory))
-                            }
-                        }
-                        let handle = try ProjectionStore.openForScans(directory, through: head.position)
-                        results.set(p, .success(try work.log(handle, p)))
-                    } catch {
-                        results.set(p, .failure(error))
-                    }
-                }
-            }
+        if cached {
+            let fromCache = onCores(partitions, cache)
+            if !fromCache.contains(where: { if case .failure = $0 { true } else { false } }) { return try fromCache.map { try $0.get() } }
+            try? DurableFile.remove(path: EventCache.path(directory))
         }
-        return try results.takeAll().map { try $0.get() }
+        return try onCores(partitions) { p in try log(try ProjectionStore.openForScans(directory, through: head.position), p) }
+            .map { try $0.get() }
+    }
+
+    /// `body` of each partition, on the cores, and their results in partition order.
+    private static func onCores<Walk>(_ partitions: Int, _ body: (_ partition: Int) throws -> Walk) -> [Result<Walk, any Error>] {
+        let results = Results<Walk>(count: partitions)
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedWork(body: body)
+            DispatchQueue.concurrentPerform(iterations: partitions) { p in results.set(p, Result { try work.body(p) }) }
+        }
+        return results.takeAll()
     }
 
     /// One walk per partition made of one step per user: `start` makes a partition's walk, `add`
@@ -133,10 +130,9 @@ enum PartitionedWalk {
         }
     }
 
-    /// The two walks, handed to the partitions' threads (each partition reads only its own state).
+    /// A partition's walk, handed to the partitions' threads (each partition reads only its own state).
     private struct UncheckedWork<Walk>: @unchecked Sendable {
-        let cache: (Int) throws -> Walk
-        let log: (EventLog, Int) throws -> Walk
+        let body: (Int) throws -> Walk
     }
 
     /// Each partition's result, set by its thread.
