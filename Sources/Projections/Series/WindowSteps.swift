@@ -181,14 +181,17 @@ package struct WindowSteps {
         guard !funnel.isEmpty else { return }
         var names = scratch.takeNames()
         defer { scratch.names = names }
+        func key(_ c: ChainChange, _ names: [String]) -> TimeKey {
+            TimeKey(kind: c.kind, number: c.number, name: c.context < 0 ? "" : names[Int(c.context)])
+        }
         // Funnel events on one day (most users'): one chain, added under "before any" and taken
-        // out under its day, whose keys each change at most once an instant: given as they come.
+        // out under its day (the first chain as `chains` walks it, without the list of starts and
+        // the views' days it then needs), whose keys each change at most once an instant: given
+        // as they come.
         let day = SeriesBuckets.day(of: events[funnel[0]].time)
         if SeriesBuckets.day(of: events[funnel[funnel.count - 1]].time) == day {
             chain(events, from: 0, added: TimeKey.beforeAnyDay, byView: true, takenOut: day, cohorts: (added: false, takenOut: false),
-                  names: &names, scratch: &scratch) { c, names in
-                emit(TimeKey(kind: c.kind, number: c.number, name: c.context < 0 ? "" : names[Int(c.context)]), c.time, c.delta)
-            }
+                  names: &names, scratch: &scratch) { c, names in emit(key(c, names), c.time, c.delta) }
             return
         }
         var changes: [ChainChange] = []
@@ -205,7 +208,7 @@ package struct WindowSteps {
                 i += 1
             }
             guard sum != 0 else { continue }
-            emit(TimeKey(kind: first.kind, number: first.number, name: first.context < 0 ? "" : names[Int(first.context)]), first.time, sum)
+            emit(key(first, names), first.time, sum)
         }
     }
 
