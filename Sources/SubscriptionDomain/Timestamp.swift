@@ -168,14 +168,28 @@ extension Timestamp {
     /// The same day-of-month and time `months` later (clamped to the month's last day); saturating
     /// at the bounds of Timestamp.
     public static func addMonths(_ months: Int, to t: Timestamp) -> Timestamp {
-        let secs = t.nanoseconds / 1_000_000_000
-        let dayCount = Int(secs / 86_400)
-        let rem = t.nanoseconds - Int64(dayCount) * 86_400_000_000_000
-        let (y, m, d) = Timestamp.civil(days: dayCount)
-        let total = (y * 12 + (m - 1)).addingSaturated(months)
-        let ny = total / 12, nm = total % 12 + 1
-        guard total >= 0, ny <= 9999 else { return Timestamp(nanoseconds: months < 0 ? .min : .max) }
-        let nd = min(d, Timestamp.daysIn(month: nm, year: ny))
-        return Timestamp(nanoseconds: Int64(Timestamp.days(year: ny, month: nm, day: nd)).multipliedSaturated(by: 86_400_000_000_000).addingSaturated(rem))
+        MonthSteps(t).adding(months)
+    }
+
+    /// An instant taken apart once into its date and time of day, for months to be added to it
+    /// several times (`addMonths` for each).
+    public struct MonthSteps: Sendable {
+        private let year: Int, month: Int, day: Int
+        private let rem: Int64
+
+        public init(_ t: Timestamp) {
+            let dayCount = Int(t.nanoseconds / 1_000_000_000 / 86_400)
+            rem = t.nanoseconds - Int64(dayCount) * 86_400_000_000_000
+            (year, month, day) = Timestamp.civil(days: dayCount)
+        }
+
+        /// `Timestamp.addMonths(months, to:)` of the instant.
+        public func adding(_ months: Int) -> Timestamp {
+            let total = (year * 12 + (month - 1)).addingSaturated(months)
+            let ny = total / 12, nm = total % 12 + 1
+            guard total >= 0, ny <= 9999 else { return Timestamp(nanoseconds: months < 0 ? .min : .max) }
+            let nd = min(day, Timestamp.daysIn(month: nm, year: ny))
+            return Timestamp(nanoseconds: Int64(Timestamp.days(year: ny, month: nm, day: nd)).multipliedSaturated(by: 86_400_000_000_000).addingSaturated(rem))
+        }
     }
 }

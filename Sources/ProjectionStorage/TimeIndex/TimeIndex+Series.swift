@@ -72,8 +72,9 @@ extension TimeIndex {
                 let (windowDay, paidDay, months) = keys[k].unpacked
                 guard windowDay < day else { break }
                 guard paidDay >= day, let i = bucket(ofDay: paidDay) else { continue }
+                let shifts = TimeKey.RetentionShifts(paidDay: paidDay)
                 for period in 1...LedgerSeries.retentionPeriods {
-                    guard let shift = TimeKey.retentionShift(paidDay: paidDay, months: months, period: period) else { continue }
+                    guard let shift = shifts.shift(months: months, period: period) else { continue }
                     measured[i][period - 1] &+= Int(try value(k, at: Timestamp(nanoseconds: end.nanoseconds.subtractingSaturated(shift))))
                 }
             }

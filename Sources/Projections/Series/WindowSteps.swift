@@ -42,13 +42,16 @@ package struct WindowSteps {
     /// counted measured one by one), in time order.
     private var lastPaidDay: Int64?
     private var checks: [(at: Timestamp, cohort: Int64, period: Int, measured: Bool)] = []
+    /// How many of `checks` (from the first) are checked: left in place until every one is
+    /// (taking each from the front moved the rest along).
+    private var checked = 0
     /// The notification schedule's counts as last given, by `notificationSlot`.
     private var notified = InlineArray<8, Int64>(repeating: 0)
 
     /// Whether `other` holds what this one does (the rules folded with aside).
     func holdsTheSame(as other: WindowSteps) -> Bool {
         includeSandbox == other.includeSandbox && funnel == other.funnel && lastPaidDay == other.lastPaidDay
-            && checks.elementsEqual(other.checks) { $0.at == $1.at && $0.cohort == $1.cohort && $0.period == $1.period && $0.measured == $1.measured }
+            && checks[checked...].elementsEqual(other.checks[other.checked...]) { $0.at == $1.at && $0.cohort == $1.cohort && $0.period == $1.period && $0.measured == $1.measured }
             && notified.indices.allSatisfy { notified[$0] == other.notified[$0] }
     }
 
@@ -87,14 +90,15 @@ package struct WindowSteps {
             if before.map({ $0 < day }) ?? true {
                 let window = before ?? TimeKey.beforeAnyDay, cohort = TimeKey.pack(window, day, 0)
                 emit(TimeKey(kind: .retentionSubscribers, number: cohort), e.time, 1)
-                let at = (1...LedgerSeries.retentionPeriods).map { Timestamp.addMonths($0 * months, to: e.time) + decider.unverifiedGrace }
+                let date = Timestamp.MonthSteps(e.time)
+                let at = (1...LedgerSeries.retentionPeriods).map { date.adding($0 * months) + decider.unverifiedGrace }
                 // The checks measured follow from the start when each is its due instant shifted (`retentionDue`).
                 let due = Self.dueInstant(e.time, day: day, months: months, grace: decider.unverifiedGrace, checks: at)
                 if let due { emit(TimeKey(kind: .retentionDue, number: TimeKey.pack(window, day, months)), due, 1) }
                 checks.reserveCapacity(checks.count + LedgerSeries.retentionPeriods)
                 for (n, at) in zip(1..., at) {
                     // In time order among the earlier cohorts' checks (found from the end: mostly the end itself).
-                    checks.insert((at, cohort, n, due == nil), at: checks.lastIndex { $0.at <= at }.map { $0 + 1 } ?? 0)
+                    checks.insert((at, cohort, n, due == nil), at: checks[checked...].lastIndex { $0.at <= at }.map { $0 + 1 } ?? checked)
                 }
             }
         }
@@ -109,8 +113,9 @@ package struct WindowSteps {
         let range: ClosedRange<Int64> = -(1 << 62)...(1 << 62)
         let (due, overflow) = start.nanoseconds.addingReportingOverflow(grace.nanoseconds)
         guard !overflow, range.contains(due), (1...31).contains(months) else { return nil }
+        let shifts = TimeKey.RetentionShifts(paidDay: day)
         for (n, at) in zip(1..., checks) {
-            guard range.contains(at.nanoseconds), let shift = TimeKey.retentionShift(paidDay: day, months: months, period: n) else { return nil }
+            guard range.contains(at.nanoseconds), let shift = shifts.shift(months: months, period: n) else { return nil }
             let (shifted, overflow) = due.addingReportingOverflow(shift)
             guard !overflow, shifted == at.nanoseconds else { return nil }
         }
@@ -120,9 +125,11 @@ package struct WindowSteps {
     /// Checks the retention instants before `limit` (all, when nil) against `state`, which holds
     /// every event up to them: measured, and kept when in a paid period then.
     mutating func checkRetention(before limit: Timestamp?, state: SubscriberState, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
-        guard !checks.isEmpty else { return }
-        while let first = checks.first, limit.map({ first.at < $0 }) ?? true {
-            checks.removeFirst()
+        guard checked < checks.count else { return }
+        defer { if checked == checks.count { checks.removeAll(keepingCapacity: true); checked = 0 } }
+        while checked < checks.count, limit.map({ checks[checked].at < $0 }) ?? true {
+            let first = checks[checked]
+            checked += 1
             if first.measured { emit(TimeKey(kind: .retentionMeasured, number: first.cohort + Int64(first.period)), first.at, 1) }
             if decider.status(state, at: first.at).planState == .pro && !state.productionIsAccessOnly {
                 emit(TimeKey(kind: .retentionKept, number: first.cohort + Int64(first.period)), first.at, 1)

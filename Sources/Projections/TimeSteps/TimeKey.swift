@@ -103,12 +103,29 @@ package struct TimeKey: Hashable, Comparable, Sendable {
     /// falls after the start (ns): the same for every instant of the day, as `Timestamp.addMonths`
     /// keeps the time of day; nil when the shifted day is out of the timestamps' range.
     package static func retentionShift(paidDay day: Int64, months: Int, period: Int) -> Int64? {
-        guard abs(day) <= dayLimit else { return nil }
-        let midnight = Timestamp(nanoseconds: day * 86_400_000_000_000)
-        let due = Timestamp.addMonths(period * months, to: midnight)
-        guard due.nanoseconds != .max, due.nanoseconds != .min else { return nil }
-        let (shift, overflow) = due.nanoseconds.subtractingReportingOverflow(midnight.nanoseconds)
-        return overflow ? nil : shift
+        RetentionShifts(paidDay: day).shift(months: months, period: period)
+    }
+
+    /// `retentionShift` of the periods of one paid day, its date taken apart once.
+    package struct RetentionShifts {
+        /// The day's midnight (nil: the day is out of range) and its date.
+        private let midnight: Timestamp?
+        private let date: Timestamp.MonthSteps
+
+        package init(paidDay day: Int64) {
+            let midnight = Timestamp(nanoseconds: abs(day) <= TimeKey.dayLimit ? day * 86_400_000_000_000 : 0)
+            self.midnight = abs(day) <= TimeKey.dayLimit ? midnight : nil
+            date = Timestamp.MonthSteps(midnight)
+        }
+
+        /// `TimeKey.retentionShift(paidDay:months:period:)` of this day.
+        package func shift(months: Int, period: Int) -> Int64? {
+            guard let midnight else { return nil }
+            let due = date.adding(period * months)
+            guard due.nanoseconds != .max, due.nanoseconds != .min else { return nil }
+            let (shift, overflow) = due.nanoseconds.subtractingReportingOverflow(midnight.nanoseconds)
+            return overflow ? nil : shift
+        }
     }
 
     /// The parts of a packed `number`: (day, other day, small count).
