@@ -60,7 +60,12 @@ package struct UserSteps {
                       _ emit: (TimeKey, Timestamp, Int64) -> Void) -> [TransferChange] {
         var walk = start(user, senders: senders)
         advance(&walk, events: events, sign: sign, emit)
-        return finish(&walk, events: events, sign: sign, scratch: &scratch, emit)
+        _ = finish(&walk, events: events, sign: sign, scratch: &scratch, emit)
+        // (The changes taken out of the walk, which is then let go where it is: returning
+        // `finish`'s copied the whole walk aside to let it go, per user.)
+        var outs: [TransferChange] = []
+        swap(&outs, &walk.outs)
+        return outs
     }
 
     /// One user's walk in progress (`start`, `advance`, `finish`): a value, so that a walk can be
@@ -150,6 +155,9 @@ package struct UserSteps {
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
         var position = w.position
         defer { w.position = position }
+        // (The options taken once: read through `self` in the closure below, they were copied whole
+        // for each event folded.)
+        let options = options
         Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, statusInstants: statusInstants,
                           timer: sample) { now, at in
             w.windows.checkRetention(before: now, state: w.fold.state, signed)
