@@ -38,9 +38,19 @@ struct TimeIndexBuilder: Sendable {
     /// pack (a name past the 65,535th, a number past ±2⁴²) by the whole key.
     private var packed = PackedKeys()
     private var others: [TimeKey: Int32] = [:]
-    /// The names of keys so far (0: no name), and the last one looked up.
+    /// Key numbers of the keys without a name whose number is 0…63, at kind × 64 + number (−1:
+    /// none yet): the metric counts, stocks and notification entries, about a third of the
+    /// differences, found without packing and hashing.
+    private var small = [Int32](repeating: -1, count: Self.smallKinds << 6)
+    private static let smallKinds = 32
+    /// The names of keys so far (0: no name), the first ones in a list (a user's currencies and
+    /// paywall contexts, a few: compared in turn, not hashed), and the last one looked up.
     private var names: [String: Int] = ["": 0]
+    private var firstNames: [String] = [""]
     private var lastName = (name: "", number: 0)
+    /// The kinds of money keys (`TimeKey.isMoney`), as bits by raw value (held by each builder:
+    /// a static one is checked for being set up at each difference).
+    private let moneyKinds = TimeKey.Kind.allCases.reduce(UInt64(0)) { TimeKey(kind: $1).isMoney ? $0 | 1 << $1.rawValue : $0 }
     /// The earliest event time walked.
     var firstEvent: Timestamp?
     /// The sum of the magnitudes of every amount of money given (saturating): while it is within
@@ -54,8 +64,9 @@ struct TimeIndexBuilder: Sendable {
 
     mutating func add(_ key: TimeKey, _ time: Timestamp, _ delta: Int64) {
         guard delta != 0 else { return }
-        let id = number(of: key)
-        if key.isMoney { moneyMagnitude = moneyMagnitude.addingSaturated(delta == .min ? .max : abs(delta)) }
+        let kind = key.kind.rawValue
+        let id = number(of: key, kind: kind)
+        if moneyKinds & 1 << kind != 0 { moneyMagnitude = moneyMagnitude.addingSaturated(delta == .min ? .max : abs(delta)) }
         batch.append(Entry(key: id, change: Change(time: time.nanoseconds, delta: delta)))
         if batch.count >= Self.batchSize { group() }
     }
@@ -99,10 +110,18 @@ struct TimeIndexBuilder: Sendable {
     }
 
     /// The key's number in this builder (a new one when it is new).
-    private mutating func number(of key: TimeKey) -> Int32 {
+    private mutating func number(of key: TimeKey) -> Int32 { number(of: key, kind: key.kind.rawValue) }
+
+    /// The same with the key's kind's raw value `kind`.
+    private mutating func number(of key: TimeKey, kind: UInt8) -> Int32 {
         let next = Int32(keys.count)
         let id: Int32
-        if let word = PackedKeys.pack(key, name: nameNumber(key.name)) {
+        if Int(kind) < Self.smallKinds, UInt64(bitPattern: key.number) < 64, key.name.isEmpty {
+            let slot = Int(kind) << 6 | Int(key.number)
+            if small[slot] >= 0 { return small[slot] }
+            small[slot] = next
+            id = next
+        } else if let word = PackedKeys.pack(key, name: nameNumber(key.name)) {
             id = packed.number(of: word, else: next)
         } else if let known = others[key] {
             id = known
@@ -122,9 +141,10 @@ struct TimeIndexBuilder: Sendable {
         if name.isEmpty { return 0 }
         if name == lastName.name { return lastName.number }
         let n: Int
-        if let known = names[name] { n = known } else {
+        if let first = firstNames.firstIndex(of: name) { n = first } else if let known = names[name] { n = known } else {
             n = names.count
             names[name] = n
+            if firstNames.count < 16 { firstNames.append(name) }
         }
         lastName = (name, n)
         return n
@@ -409,8 +429,9 @@ struct PackedKeys: Sendable {
     /// packed window number a build makes). The empty slot's mark (all ones) is no kind's word.
     static func pack(_ key: TimeKey, name: Int) -> UInt64? {
         let bias: Int64 = 1 << 42
-        guard key.kind.rawValue < 31, name < 1 << 16, key.number >= -bias, key.number < bias else { return nil }
-        return UInt64(key.kind.rawValue) << 59 | UInt64(name) << 43 | UInt64(key.number + bias)
+        let kind = key.kind.rawValue
+        guard kind < 31, name < 1 << 16, key.number >= -bias, key.number < bias else { return nil }
+        return UInt64(kind) << 59 | UInt64(name) << 43 | UInt64(key.number + bias)
     }
 
     /// The number of `word`, or `next` (then recorded) when it has none yet.
