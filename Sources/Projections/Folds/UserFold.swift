@@ -37,6 +37,27 @@ package struct UserFold: Sendable, Equatable, UserKeyed {
     package init(user: String) { state = SubscriberState(user: user) }
 
     package mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: ReplayOptions) {
+        apply(e, decider, Counting(options))
+    }
+
+    /// What `apply` reads of a replay's options: a small value (the options, profile and all, were
+    /// copied for each event handed to `apply`).
+    package struct Counting: Sendable {
+        let from: Timestamp?, to: Timestamp?
+        /// Sandbox events count too.
+        let includeSandbox: Bool
+
+        package init(_ options: ReplayOptions) {
+            (from, to, includeSandbox) = (options.from, options.to, options.includeSandbox)
+        }
+
+        /// Whether events at `t` are counted (`ReplayOptions.inWindow`).
+        func inWindow(_ t: Timestamp) -> Bool {
+            (from.map { t >= $0 } ?? true) && (to.map { t < $0 } ?? true)
+        }
+    }
+
+    package mutating func apply(_ e: Event, _ decider: PlanDecider, _ options: Counting) {
         if let last = state.lastEventTime, e.time < last { outOfOrder = true }
         // What the notification rules need from before the event (not a copy of the whole subscription).
         let hadBillingIssue = state.hasBillingIssue

@@ -44,7 +44,9 @@ struct TimeContribution: Sendable, Equatable {
 
     /// Becomes the contribution of `fold` (its effective state `state`) as of `instant`, calling
     /// `emit` with each key's change as `difference(to:)` gives it, without building the new
-    /// contribution beside this one (a walk samples every user at every instant).
+    /// contribution beside this one (a walk samples every user at every instant). (Inlined: a call
+    /// copied the whole fold for it.)
+    @inline(__always)
     mutating func update(to fold: borrowing UserFold, state: borrowing SubscriberState, decider: PlanDecider, at instant: Timestamp,
                          _ emit: (TimeKey, Int64) -> Void) {
         if counts != fold.counts {

@@ -136,32 +136,22 @@ package struct UserSteps {
 
     private func advance(_ w: inout Walk, events: [Event], before limit: Timestamp?, sampling: Bool, sign: Int64 = 1,
                          _ emit: (TimeKey, Timestamp, Int64) -> Void) {
-        func effectiveState(at t: Timestamp) -> SubscriberState { self.effectiveState(w, at: t) }
-        // Without senders, the fold's own state is read in place (not copied per instant).
-        func statusInstants(after t: Timestamp, before next: Timestamp?) -> StatusInstants {
-            w.senders.isEmpty ? Self.statusInstants(w.fold.state, decider: decider, after: t, before: next)
-                : Self.statusInstants(effectiveState(at: t), decider: decider, after: t, before: next)
-        }
-        func sample(at t: Timestamp) {
-            guard sampling else { return }
-            // (Without senders the fold's own state, read in place rather than copied.)
-            if w.senders.isEmpty {
-                w.previous.update(to: w.fold, state: w.fold.state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
-            } else {
-                let state = effectiveState(at: t)
-                w.previous.update(to: w.fold, state: state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
-            }
-        }
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
+        // (A loop over the instants, not `walkInstants`' closures: through the walk captured by
+        // them, the whole fold was copied for each event.)
+        let counting = UserFold.Counting(options)
         var position = w.position
         defer { w.position = position }
-        // (The options taken once: read through `self` in the closure below, they were copied whole
-        // for each event folded.)
-        let options = options
-        Self.walkInstants(events: events, arrivals: w.arrivals, from: &position, before: limit, statusInstants: statusInstants,
-                          timer: sample) { now, at in
+        while let step = position.next(events: events, arrivals: w.arrivals, before: limit) {
+            if sampling, let last = step.last {
+                // Without senders, the fold's own state is read in place (not copied per instant).
+                let instants = w.senders.isEmpty ? Self.statusInstants(w.fold.state, decider: decider, after: last, before: step.now)
+                    : Self.statusInstants(effectiveState(w, at: last), decider: decider, after: last, before: step.now)
+                for k in 0..<instants.count { sample(&w, at: instants[k], sign: sign, emit) }
+            }
+            guard let now = step.now else { break }
             w.windows.checkRetention(before: now, state: w.fold.state, signed)
-            for k in at {
+            for k in step.at {
                 // Taken once: an array's element handed to a call is copied per call (twice per event, measured).
                 let e = events[k]
                 // (The books held aside only around an event that can change them: three arrays retained and let go.)
@@ -170,17 +160,28 @@ package struct UserSteps {
                 // without one held around them (even a nil one was set up and let go per event).
                 if e.type == .transfer {
                     let before = w.fold.transferOut
-                    w.fold.apply(e, decider, options)
+                    w.fold.apply(e, decider, counting)
                     if w.fold.transferOut != before { w.outs.append(TransferChange(time: now, transfer: w.fold.transferOut)) }
                 } else {
-                    w.fold.apply(e, decider, options)
+                    w.fold.apply(e, decider, counting)
                 }
                 w.windows.event(e, index: k, now: now, fold: w.fold, books: books, converted: converted, signed)
             }
-            if !at.isEmpty {
-                w.windows.notifications(w.fold.notifications, now: now, next: at.upperBound < events.count ? events[at.upperBound].time : nil, signed)
+            if !step.at.isEmpty {
+                w.windows.notifications(w.fold.notifications, now: now, next: step.at.upperBound < events.count ? events[step.at.upperBound].time : nil, signed)
             }
-            sample(at: now)
+            if sampling { sample(&w, at: now, sign: sign, emit) }
+        }
+    }
+
+    /// Brings the walk's contribution up to its fold as of `t`, giving each change times `sign`.
+    private func sample(_ w: inout Walk, at t: Timestamp, sign: Int64, _ emit: (TimeKey, Timestamp, Int64) -> Void) {
+        // (Without senders the fold's own state, read in place rather than copied.)
+        if w.senders.isEmpty {
+            w.previous.update(to: w.fold, state: w.fold.state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
+        } else {
+            let state = effectiveState(w, at: t)
+            w.previous.update(to: w.fold, state: state, decider: decider, at: t) { emit($0, t, $1 &* sign) }
         }
     }
 
@@ -206,6 +207,31 @@ package struct UserSteps {
         var event = 0
         var arrival = 0
         var last: Timestamp?
+
+        /// One step of a walk over a user's instants: first the status instants after `last` (the
+        /// instant stepped before, nil: none) and before `now`, then `now` (nil: there is none left,
+        /// only the status instants after `last`) with the events `at` (empty for an arrival alone).
+        struct Step {
+            var last: Timestamp?
+            var now: Timestamp?
+            var at: Range<Int>
+        }
+
+        /// The next step, and the cursor moved past it; nil when the next instant is at or after
+        /// `limit` (the status instants after the last one stepped are then left for later). With
+        /// no limit, the last step has no `now`, and the cursor stays where it is.
+        mutating func next(events: [Event], arrivals: [Timestamp], before limit: Timestamp?) -> Step? {
+            var next: Timestamp?
+            if event < events.count { next = events[event].time }
+            if arrival < arrivals.count { next = min(next ?? arrivals[arrival], arrivals[arrival]) }
+            if let limit, next.map({ $0 >= limit }) ?? true { return nil }
+            guard let now = next else { return Step(last: last, now: nil, at: event..<event) }
+            let first = event
+            while event < events.count, events[event].time == now { event += 1 }
+            while arrival < arrivals.count, arrivals[arrival] == now { arrival += 1 }
+            defer { last = now }
+            return Step(last: last, now: now, at: first..<event)
+        }
     }
 
     /// A user's instants in order: each instant of an event or an arrival (`step(now, at)`, `at` the
@@ -214,35 +240,13 @@ package struct UserSteps {
     static func walkInstants(events: [Event], arrivals: [Timestamp], decider: PlanDecider, stateAt: (Timestamp) -> SubscriberState,
                              timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
         var position = InstantCursor()
-        walkInstants(events: events, arrivals: arrivals, from: &position, before: nil,
-                     statusInstants: { statusInstants(stateAt($0), decider: decider, after: $0, before: $1) }, timer: timer, step: step)
-    }
-
-    /// The same from `position` on, up to the instants before `limit` (all, when nil; the status
-    /// instants after the last one stepped are then left for the next call); `position` is moved
-    /// on. `statusInstants(t, next)` gives the status instants after `t` and before `next` of the
-    /// state at `t` (`statusInstants(_:decider:after:before:)`).
-    static func walkInstants(events: [Event], arrivals: [Timestamp], from position: inout InstantCursor, before limit: Timestamp?,
-                             statusInstants: (Timestamp, Timestamp?) -> StatusInstants,
-                             timer: (Timestamp) -> Void, step: (_ now: Timestamp, _ at: Range<Int>) -> Void) {
-        var i = position.event, j = position.arrival
-        var cursor = position.last
-        defer { position = InstantCursor(event: i, arrival: j, last: cursor) }
-        while true {
-            var next: Timestamp?
-            if i < events.count { next = events[i].time }
-            if j < arrivals.count { next = min(next ?? arrivals[j], arrivals[j]) }
-            if let limit, next.map({ $0 >= limit }) ?? true { return }
-            if let cursor {
-                let instants = statusInstants(cursor, next)
+        while let s = position.next(events: events, arrivals: arrivals, before: nil) {
+            if let last = s.last {
+                let instants = statusInstants(stateAt(last), decider: decider, after: last, before: s.now)
                 for k in 0..<instants.count { timer(instants[k]) }
             }
-            guard let now = next else { break }
-            let first = i
-            while i < events.count, events[i].time == now { i += 1 }
-            while j < arrivals.count, arrivals[j] == now { j += 1 }
-            step(now, first..<i)
-            cursor = now
+            guard let now = s.now else { break }
+            step(now, s.at)
         }
     }
 
