@@ -138,6 +138,35 @@ import SubscriptionDomain
         #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
     }
 
+    @Test func keysAroundTheTwoLevelLimitAreSummedAsAPlainSortSumsThemHoweverTheirTimesFall() {
+        // Keys of one difference fewer or more than the limit past which a key is sorted in two
+        // levels, and of three times it; their times spread over a day, bunched in a few seconds
+        // with one outlier at each end of the range (one first-level bucket holding nearly all),
+        // all at one instant (one bucket at each level), or given in descending order.
+        let seed: UInt64 = 0x2_1E7E_15
+        var rng = SplitMix64(seed: seed)
+        var given: [(TimeKey, Int64, Int64)] = []
+        let limit = TimeIndexBuilder.twoLevelLimit
+        for (k, n) in [limit - 1, limit, limit + 1, 3 * limit].enumerated() {
+            for shape in 0..<4 {
+                let key = TimeKey(kind: .cohortStarted, number: Int64(k * 4 + shape))
+                for i in 0..<n {
+                    let time: Int64
+                    switch shape {
+                    case 0: time = Int64(rng.next() % 86_400_000_000_000)
+                    case 1: time = i == 7 ? .max : i == n - 7 ? .min : Int64(rng.next() % 3_000_000_000)
+                    case 2: time = 1_700_000_000_000_000_000
+                    default: time = Int64(n - i) * 1_000_000
+                    }
+                    given.append((key, time, Int64(rng.next() % 5) - 2))
+                }
+            }
+        }
+        var builder = TimeIndexBuilder()
+        for (key, time, delta) in given { builder.add(key, Timestamp(nanoseconds: time), delta) }
+        #expect(Self.same(Self.stepsByKey(builder.finishSteps()), Self.reference(given)), "seed \(seed)")
+    }
+
     @Test func aKeyGivenAFewDifferencesInEachOfManyBatchesIsCountedOnceForEachAndSummedAsAPlainSortSumsThem() {
         // Two whole batches (2¹⁷ differences each) and a part: one key takes nearly all, and 20 keys
         // one difference every 4,000 (each in every batch, a few in all: sorted by insertion whole).

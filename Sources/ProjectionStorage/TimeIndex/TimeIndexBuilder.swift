@@ -251,7 +251,11 @@ struct TimeIndexBuilder: Sendable {
     /// by the top bits of their time's distance from the earliest into buckets, one per four to
     /// eight differences (a counting pass and a scatter, straight from the chunks), and each
     /// bucket is then sorted on its own: by insertion when it holds a few (as most do), in place
-    /// and within the cache. Equal times may come in any order: a step sums them all.
+    /// and within the cache. A key of more differences than the cache holds is spread into at most
+    /// 2¹⁰ buckets first (as many write streams as the cache keeps going), and each of those is
+    /// spread again on its own, within the cache (`spreadAndSort`): spread straight into a
+    /// bucket per four to eight, nearly every write missed the cache. Equal times may come in any
+    /// order: a step sums them all.
     static func gatherSorted(_ parts: [ChangeChunks], into out: inout [Change]) {
         let total = parts.reduce(0) { $0 + $1.count }
         guard total > insertionLimit else {
@@ -265,15 +269,20 @@ struct TimeIndexBuilder: Sendable {
         }
         // (The distance of two Int64 fits in a UInt64.)
         let span = UInt64(bitPattern: latest) &- UInt64(bitPattern: earliest)
-        let bucketBits = min(maximumBucketBits, max(minimumBucketBits, (Int.bitWidth - total.leadingZeroBitCount) - 3))
+        let twoLevels = total > twoLevelLimit
+        let bucketBits = twoLevels ? firstLevelBits : bucketBits(for: total)
         let buckets = 1 << bucketBits
-        let shift = UInt64(max(0, (UInt64.bitWidth - span.leadingZeroBitCount) - bucketBits))
+        let shift = shift(span, bucketBits)
         func bucket(_ t: Int64) -> Int { Int((UInt64(bitPattern: t) &- UInt64(bitPattern: earliest)) >> shift) }
         var starts = [Int](repeating: 0, count: buckets + 1)
         for part in parts { part.forEach { c in starts[bucket(c.time) + 1] += 1 } }
         for b in 0..<buckets { starts[b + 1] += starts[b] }
         var next = starts
         out.append(contentsOf: repeatElement(Change(time: 0, delta: 0), count: total))
+        // The second level's room: the largest first-level bucket, and its buckets' starts.
+        var scratch = [Change](repeating: Change(time: 0, delta: 0),
+                               count: twoLevels ? (0..<buckets).reduce(0) { max($0, starts[$1 + 1] - starts[$1]) } : 0)
+        var secondStarts: [Int] = []
         out.withUnsafeMutableBufferPointer { buffer in
             for part in parts {
                 part.forEach { c in
@@ -282,14 +291,65 @@ struct TimeIndexBuilder: Sendable {
                     next[b] += 1
                 }
             }
-            for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
-                if starts[b + 1] - starts[b] <= insertionLimit {
-                    insertionSort(buffer, starts[b]..<starts[b + 1])
-                } else {
-                    buffer[starts[b]..<starts[b + 1]].sort { $0.time < $1.time }
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for b in 0..<buckets where starts[b + 1] - starts[b] > 1 {
+                    let range = starts[b]..<starts[b + 1]
+                    if range.count <= insertionLimit {
+                        insertionSort(buffer, range)
+                    } else if twoLevels {
+                        spreadAndSort(buffer, range, scratch: scratch, starts: &secondStarts)
+                    } else {
+                        buffer[range].sort { $0.time < $1.time }
+                    }
                 }
             }
         }
+    }
+
+    /// Sorts `range` of `buffer` by time within the cache: spread into `scratch` by the top bits of
+    /// each time's distance from the range's earliest, a bucket per four to eight differences,
+    /// each bucket sorted there (by insertion when it holds a few), and copied back. `starts` is
+    /// room for the buckets' starts, kept from one range to the next.
+    private static func spreadAndSort(_ buffer: UnsafeMutableBufferPointer<Change>, _ range: Range<Int>,
+                                      scratch: UnsafeMutableBufferPointer<Change>, starts: inout [Int]) {
+        var earliest = Int64.max, latest = Int64.min
+        for i in range { earliest = min(earliest, buffer[i].time); latest = max(latest, buffer[i].time) }
+        let bucketBits = bucketBits(for: range.count)
+        let buckets = 1 << bucketBits
+        let shift = shift(UInt64(bitPattern: latest) &- UInt64(bitPattern: earliest), bucketBits)
+        func bucket(_ t: Int64) -> Int { Int((UInt64(bitPattern: t) &- UInt64(bitPattern: earliest)) >> shift) }
+        starts.removeAll(keepingCapacity: true)
+        starts.append(contentsOf: repeatElement(0, count: buckets))
+        for i in range { starts[bucket(buffer[i].time)] += 1 }
+        var sum = 0
+        for b in 0..<buckets { (starts[b], sum) = (sum, sum + starts[b]) }
+        // (Each bucket's start moves to its end as it is filled: bucket b is then from the end of b − 1.)
+        for i in range {
+            let b = bucket(buffer[i].time)
+            scratch[starts[b]] = buffer[i]
+            starts[b] += 1
+        }
+        var low = 0
+        for b in 0..<buckets {
+            let high = starts[b]
+            if high - low > insertionLimit {
+                scratch[low..<high].sort { $0.time < $1.time }
+            } else if high - low > 1 {
+                insertionSort(scratch, low..<high)
+            }
+            low = high
+        }
+        (buffer.baseAddress! + range.lowerBound).update(from: scratch.baseAddress!, count: range.count)
+    }
+
+    /// The number of bits of `gatherSorted`'s buckets for `count` differences: a bucket per four to eight.
+    private static func bucketBits(for count: Int) -> Int {
+        min(maximumBucketBits, max(minimumBucketBits, (Int.bitWidth - count.leadingZeroBitCount) - 3))
+    }
+
+    /// How far a distance within `span` is shifted down to its bucket among 2^`bits`.
+    private static func shift(_ span: UInt64, _ bits: Int) -> UInt64 {
+        UInt64(max(0, (UInt64.bitWidth - span.leadingZeroBitCount) - bits))
     }
 
     /// Sorts `range` of `buffer` by time, moving each difference back past the later ones before it.
@@ -310,6 +370,10 @@ struct TimeIndexBuilder: Sendable {
     /// from the rest, is sorted by the standard library).
     private static let minimumBucketBits = 3, maximumBucketBits = 20
     private static let insertionLimit = 32
+    /// Past this many differences (half a megabyte), a key is sorted in two levels of buckets, the
+    /// first of 2¹⁰.
+    static let twoLevelLimit = 1 << 15
+    private static let firstLevelBits = 10
 
     /// The index of a whole log (no overlay) as of `position`, from the differences of every part
     /// (emptied here).
