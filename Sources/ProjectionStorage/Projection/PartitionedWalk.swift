@@ -83,19 +83,20 @@ enum PartitionedWalk {
         }
         cache.readsIDs = false
         // Each event is read in place into its slot of the list, the slots of the user before
-        // reused (one is added only past them, and those past a user's last event are let go):
-        // an event read aside and appended was a copy of the whole event, and one more to let
-        // go, per event.
+        // reused (one is added only past them): an event read aside and appended was a copy of
+        // the whole event, and one more to let go, per event. The slots past a user's last event
+        // are moved aside (`spare`) for the next users, not let go and copied anew from a blank.
         var events: [Event] = []
+        var spare: [Event] = []
         while let user = try cache.nextUser(where: take, types: types) {
             var n = 0
             while true {
-                if n == events.count { events.append(EventCache.Reader.blank) }
+                if n == events.count { events.append(spare.popLast() ?? EventCache.Reader.blank) }
                 guard try cache.nextEvent(into: &events[n]) != nil else { break }
                 events[n].user = user
                 n += 1
             }
-            events.removeSubrange(n...)
+            while events.count > n { spare.append(events.removeLast()) }
             body(user, events)
         }
         try cache.finish()

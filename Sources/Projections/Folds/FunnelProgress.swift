@@ -47,6 +47,23 @@ package struct FunnelProgress: Sendable, Equatable {
         guard let step = Self.step(of: e.type) else { return }
         var viewContext: String?
         if case .paywallViewed(let v) = e.data { viewContext = v.context } else if case .paywallCtaTapped(let t) = e.data { viewContext = t.context }
+        record(step: step, viewContext: viewContext)
+    }
+
+    /// Records `events[k]`, read in place (an array's element handed to `record(_:)` was a copy of
+    /// the whole event).
+    mutating func record(_ events: [Event], _ k: Int) {
+        guard let step = Self.step(of: events[k].type) else { return }
+        var viewContext: String?
+        switch events[k].data {
+        case .paywallViewed(let v): viewContext = v.context
+        case .paywallCtaTapped(let t): viewContext = t.context
+        default: break
+        }
+        record(step: step, viewContext: viewContext)
+    }
+
+    private mutating func record(step: Int, viewContext: String?) {
         if step == 0 || viewContext != nil {
             let context = viewContext ?? "unknown"
             if let i = byContext.firstIndex(where: { $0.context == context }) { current = i } else {

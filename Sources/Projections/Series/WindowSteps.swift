@@ -312,7 +312,7 @@ package struct WindowSteps {
             let now = events[funnel[i]].time
             if !dayTakenOut, SeriesBuckets.day(of: now) != takenOut { takeOutDay() }
             while i < funnel.count, events[funnel[i]].time == now {
-                progress.record(events[funnel[i]])
+                progress.record(events, funnel[i])
                 if viewDay == TimeKey.noViewDay, progress.reached > 0 { viewDay = SeriesBuckets.day(of: now) }
                 i += 1
             }
