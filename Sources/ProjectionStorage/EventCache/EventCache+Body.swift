@@ -85,7 +85,7 @@ extension EventCache.Reader {
         let recorded = try r.int64()
         guard recorded.magnitude <= Int64.max / 1_000_000 else { throw r.unreadable("recorded at \(recorded) ms") }
         let sourceByte = try r.byte()
-        e.source = sourceByte == 0 ? nil : try element(c.sources, Int(sourceByte) - 1)
+        e.source = sourceByte == 0 ? nil : try Self.element(c.sources, Int(sourceByte) - 1, r)
         let mask = try r.varint()
         var present: UInt32 = 0
         var rest = mask & ~EventCache.unknownFieldsBit
@@ -116,13 +116,12 @@ extension EventCache.Reader {
     }
 
     private mutating func code<T>(_ values: [T?]) throws -> T {
-        // The byte is read first: `element(values, try r.byte())` would copy the reader to call
-        // `element` on the reader as it was before the read.
-        let i = Int(try r.byte())
-        return try element(values, i)
+        return try Self.element(values, Int(try r.byte()), r)
     }
 
-    private func element<T>(_ values: [T?], _ i: Int) throws -> T {
+    /// `values[i]`, read by `r` (a static function: a method of the reader, called while it
+    /// reads, was handed a copy of the whole reader, per event).
+    private static func element<T>(_ values: [T?], _ i: Int, _ r: ProjectionReader) throws -> T {
         guard i < values.count, let value = values[i] else { throw r.unreadable("code \(i) names no value") }
         return value
     }
