@@ -62,8 +62,6 @@ package struct WindowSteps {
 
     /// Takes in one event (the user's `index`th) just folded into `fold` at `now`; `books` and
     /// `converted` are the fold's before it (`books` nil: the event cannot change them, `UserBooks.records`).
-    /// (Inlined: a call copied the whole fold for it.)
-    @inline(__always)
     mutating func event(_ e: Event, index: Int, now: Timestamp, fold: UserFold, books: UserBooks?, converted: Bool,
                         _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         let rule = fold.state.rule

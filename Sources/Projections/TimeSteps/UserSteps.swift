@@ -137,8 +137,8 @@ package struct UserSteps {
     private func advance(_ w: inout Walk, events: [Event], before limit: Timestamp?, sampling: Bool, sign: Int64 = 1,
                          _ emit: (TimeKey, Timestamp, Int64) -> Void) {
         func signed(_ key: TimeKey, _ t: Timestamp, _ d: Int64) { emit(key, t, d &* sign) }
-        // (A loop over the instants, not `walkInstants`' closures: through the walk captured by
-        // them, the whole fold was copied for each event.)
+        // (What the fold reads of the options, taken once as a small value: the options, handed
+        // to each event's `apply`, were copied whole for each.)
         let counting = UserFold.Counting(options)
         var position = w.position
         defer { w.position = position }
