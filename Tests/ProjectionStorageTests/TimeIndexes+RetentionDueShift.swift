@@ -40,4 +40,25 @@ extension TimeIndexes {
         }
         #expect(byDue > 0 && oneByOne > 0, "seed \(seed): \(byDue) starts by due instant, \(oneByOne) one by one")
     }
+
+    @Test func theRetentionShiftOfTheFirstAndLastPaidDaysIsWhatTheMonthArithmeticGives() {
+        // Days at and just within the limit of `TimeKey.dayLimit` (the first day of the timestamps'
+        // range, from whose midnight months are added in range, and the last), and one past it.
+        let limit = TimeKey.dayLimit, day: Int64 = 86_400_000_000_000
+        for paidDay in [-limit - 1, -limit, -limit + 1, -limit + 40, limit - 400, limit - 1, limit, limit + 1] {
+            for months in [1, 3, 12] {
+                for period in 1...LedgerSeries.retentionPeriods {
+                    var expected: Int64?
+                    if abs(paidDay) <= limit {
+                        let midnight = Timestamp(nanoseconds: paidDay * day)
+                        let due = Timestamp.addMonths(period * months, to: midnight).nanoseconds
+                        if due != .max, due != .min { expected = due - midnight.nanoseconds }
+                    }
+                    #expect(TimeKey.retentionShift(paidDay: paidDay, months: months, period: period) == expected,
+                            "paid day \(paidDay), \(months) months, period \(period)")
+                }
+            }
+        }
+        #expect(TimeKey.retentionShift(paidDay: -limit, months: 1, period: 1) != nil)
+    }
 }
