@@ -50,40 +50,27 @@ extension TimeIndex {
     /// a snapshot's order of summing (the caller folds as before).
     public func revenue(at instant: Timestamp, profile: Profile) throws -> RevenueReport? {
         guard moneyExact else { return nil }
+        // The money flows and trials here; the stocks and MRR as a window's revenue reads them.
         var money: [TimeKey.Kind: [String: Money]] = [:]
         var holders: [TimeKey.Kind: Set<String>] = [:]
-        var active = 0, trials = 0, churned = 0, started = 0, converted = 0
-        for k in keyRange(.trialConverted).lowerBound..<keyRange(.mrrHolders).upperBound {
+        var started = 0, converted = 0
+        for k in [keyRange(.trialConverted).lowerBound..<keyRange(.adjustmentHolders).upperBound, keyRange(.mrrHolders)].joined() {
             let key = keys[k], v = try value(k, at: instant)
             guard v != 0 else { continue }
             switch key.kind {
-            case .gross, .refunded, .adjustment, .mrr: money[key.kind, default: [:]][key.name] = Money(micros: v)
-            case .grossHolders, .refundedHolders, .adjustmentHolders: holders[key.kind, default: []].insert(key.name)
-            // (Active subscriptions are those beyond the MRR holders, and the holders.)
-            case .mrrHolders:
-                holders[key.kind, default: []].insert(key.name)
-                active &+= Int(v)
-            case .active: active &+= Int(v)
-            case .trial: trials = Int(v)
-            case .churned: churned = Int(v)
+            case .gross, .refunded, .adjustment: money[key.kind, default: [:]][key.name] = Money(micros: v)
+            case .grossHolders, .refundedHolders, .adjustmentHolders, .mrrHolders: holders[key.kind, default: []].insert(key.name)
             case .cohortStarted: started &+= Int(v)
             case .trialConverted: converted = Int(v)
             default: continue
             }
         }
-        func sum(_ kind: TimeKey.Kind, _ c: String) -> Money { money[kind]?[c] ?? .zero }
-        let currencies = holders[.grossHolders, default: []].union(holders[.refundedHolders, default: []]).union(holders[.mrrHolders, default: []]).sorted()
-        let lines = currencies.map { c in
-            RevenueReport.line(currency: c, gross: sum(.gross, c), refunded: sum(.refunded, c), mrr: sum(.mrr, c),
-                               commissionPercent: profile.commissionPercent, adjustment: sum(.adjustment, c))
-        }
+        // Take-home adjustments per currency held (a sum of zero included).
         var adjustments: [String: Money] = [:]
-        for c in holders[.adjustmentHolders, default: []] { adjustments[c] = sum(.adjustment, c) }
-        return RevenueReport(
-            lines: lines, activeSubscriptions: active, activeTrials: trials, churnedSubscribers: churned,
-            churnRate: Rates.churn(churned: churned, active: active),
-            trialConversionRate: Rates.trialConversion(started: started, converted: converted),
-            trialsStarted: started, trialsConverted: converted, commissionPercent: profile.commissionPercent,
-            takehomeAdjustments: adjustments)
+        for c in holders[.adjustmentHolders, default: []] { adjustments[c] = money[.adjustment]?[c] ?? .zero }
+        let currencies = holders[.grossHolders, default: []].union(holders[.refundedHolders, default: []]).union(holders[.mrrHolders, default: []]).sorted()
+        return Self.revenueReport(gross: money[.gross] ?? [:], refunded: money[.refunded] ?? [:], adjustment: adjustments,
+                                  stocks: try stocks(at: instant), started: started, converted: converted,
+                                  currencies: currencies, profile: profile)
     }
 }
