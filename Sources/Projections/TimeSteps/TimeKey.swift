@@ -113,8 +113,9 @@ package struct TimeKey: Hashable, Comparable, Sendable {
         private let date: Timestamp.MonthSteps
 
         package init(paidDay day: Int64) {
-            let midnight = Timestamp(nanoseconds: abs(day) <= TimeKey.dayLimit ? day * 86_400_000_000_000 : 0)
-            self.midnight = abs(day) <= TimeKey.dayLimit ? midnight : nil
+            let inRange = abs(day) <= TimeKey.dayLimit
+            let midnight = Timestamp(nanoseconds: inRange ? day * 86_400_000_000_000 : 0)
+            self.midnight = inRange ? midnight : nil
             date = Timestamp.MonthSteps(midnight)
         }
 
